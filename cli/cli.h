@@ -1,0 +1,14 @@
+/*
+ * cli.h - the subcommands of the buffertime tool.  Each takes the
+ * arguments after its name (argv[0] is the subcommand) and returns the
+ * process exit status: 0 success, 1 a game/record error, 2 a usage error.
+ */
+#ifndef BT_CLI_H
+#define BT_CLI_H
+
+int cmd_replay(int argc, char **argv);
+int cmd_new(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
+int cmd_play(int argc, char **argv);
+
+#endif

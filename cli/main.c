@@ -1,0 +1,46 @@
+/*
+ * main.c - the buffertime tool: dispatches to one subcommand.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "cli.h"
+
+static const struct {
+	const char *name;
+	int (*run)(int, char **);
+	const char *usage;
+} commands[] = {
+	{ "replay", cmd_replay, "replay [--seat N] FILE|-" },
+	{ "new", cmd_new, "new --players N [--first K] [--seed HEX]" },
+	{ "sim", cmd_sim, "sim --games N --players N|all --policy random|greedy"
+	                  " [--seed S] [--jobs J]" },
+	{ "play", cmd_play, "play [--players N] [--first K] [--seed HEX]" },
+};
+
+static int usage(FILE *to)
+{
+	fputs("usage: buffertime COMMAND [ARGS]\n", to);
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		fprintf(to, "  buffertime %s\n", commands[i].usage);
+	return to == stdout ? 0 : 2;
+}
+
+int main(int argc, char **argv)
+{
+	if (sodium_init() < 0) {
+		fputs("buffertime: libsodium failed to initialise\n", stderr);
+		return 1;
+	}
+	if (argc < 2)
+		return usage(stderr);
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help"))
+		return usage(stdout);
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "buffertime: unknown command '%s'\n", argv[1]);
+	return usage(stderr);
+}

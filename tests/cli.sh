@@ -1,0 +1,273 @@
+#!/bin/sh
+# cli.sh - drives the real buffertime tool: "new", "replay" against the
+# golden files of tests/data, the error format of RECORD.md, and garbage
+# input that must end in an error or a result, never a crash or a hang.
+#
+# Environment (set by "make check"): BUFFERTIME, the built tool; TESTDATA,
+# the tests/data folder of the source tree (read only).
+#
+# Golden files in TESTDATA, for each NAME.rec:
+#   NAME.json        the view printed by "replay NAME.rec" (exit 0)
+#   NAME.seatN.json  the view printed by "replay --seat N NAME.rec"
+#   NAME.err         the start of the error line, "NAME.rec:LINE: rule RN:"
+#                    (exit 1); the reason after it may be reworded freely
+set -u
+
+: "${BUFFERTIME:?set BUFFERTIME to the buffertime tool}"
+: "${TESTDATA:?set TESTDATA to the tests/data folder}"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bt-cli.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+pass=0
+fail=0
+
+ok() {
+	pass=$((pass + 1))
+}
+
+not_ok() {
+	fail=$((fail + 1))
+	echo "FAIL: $*"
+}
+
+# check NAME COMMAND...: one test that passes if COMMAND succeeds.
+check() {
+	name_=$1
+	shift
+	if "$@"; then
+		ok
+	else
+		not_ok "$name_"
+	fi
+}
+
+# run ARGS...: runs the tool with a time limit; stdout in $tmp/out,
+# stderr in $tmp/err, exit status in $rc.
+run() {
+	timeout 30 "$BUFFERTIME" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+# expect_rc NAME WANT: checks $rc; a crash (signal) or a timeout is
+# always a failure, with its stderr shown.
+expect_rc() {
+	if [ "$rc" -eq "$2" ]; then
+		ok
+		return 0
+	fi
+	if [ "$rc" -gt 128 ] || [ "$rc" -eq 124 ]; then
+		not_ok "$1: crashed or timed out (exit $rc)"
+	else
+		not_ok "$1: exit $rc, want $2"
+	fi
+	head -c 2000 "$tmp/err"
+	return 1
+}
+
+# expect_err NAME REGEX: the first stderr line matches the extended regex.
+expect_err() {
+	if head -n 1 "$tmp/err" | grep -Eq -- "$2"; then
+		ok
+	else
+		not_ok "$1: stderr '$(head -c 300 "$tmp/err")' does not match '$2'"
+	fi
+}
+
+HEAD='buffertime 1
+players 3
+first 2
+seed 9f86d081884c7d65'
+
+# ---- new ------------------------------------------------------------------
+
+run new --players 3
+expect_rc "new --players 3" 0
+if [ "$(wc -l <"$tmp/out")" -eq 4 ] &&
+   [ "$(sed -n 1p "$tmp/out")" = "buffertime 1" ] &&
+   [ "$(sed -n 2p "$tmp/out")" = "players 3" ] &&
+   sed -n 3p "$tmp/out" | grep -Eq '^first [1-3]$' &&
+   sed -n 4p "$tmp/out" | grep -Eq '^seed [0-9a-f]{64}$'; then
+	ok
+else
+	not_ok "new --players 3: output shape: $(cat "$tmp/out")"
+fi
+cp "$tmp/out" "$tmp/new1"
+run new --players 3
+if [ "$(sed -n 4p "$tmp/out")" != "$(sed -n 4p "$tmp/new1")" ]; then
+	ok
+else
+	not_ok "new: two runs gave the same seed"
+fi
+run replay "$tmp/new1"
+expect_rc "new's header replays" 0
+
+run new --players 2 --first 2 --seed 00FFab
+expect_rc "new with all options" 0
+if [ "$(cat "$tmp/out")" = "buffertime 1
+players 2
+first 2
+seed 00FFab" ]; then
+	ok
+else
+	not_ok "new with all options: $(cat "$tmp/out")"
+fi
+
+for args in "" "--players" "--players 1" "--players 7" "--players 03" \
+    "--players x" "--players 3 --players 3" "--players 3 --first 4" \
+    "--players 3 --first 0" "--players 3 --seed xyz" "--players 3 --seed" \
+    "--players 3 --seed 00000000000000000000000000000000000000000000000000000000000000000" \
+    "--players 3 --bogus 1" "--first 1"; do
+	# shellcheck disable=SC2086  # the words are the arguments
+	run new $args
+	expect_rc "new $args" 2 && expect_err "new $args" '^buffertime new: '
+done
+
+# ---- replay: golden files -------------------------------------------------
+
+cd "$TESTDATA" || exit 1
+for rec in *.rec; do
+	name=${rec%.rec}
+	found=no
+	if [ -f "$name.json" ]; then
+		found=yes
+		run replay "$rec"
+		expect_rc "replay $rec" 0 &&
+		if cmp -s "$tmp/out" "$name.json"; then
+			ok
+		else
+			not_ok "replay $rec: view differs from $name.json"
+			diff "$name.json" "$tmp/out" | head -n 10
+		fi
+	fi
+	for want in "$name".seat*.json; do
+		[ -f "$want" ] || continue
+		found=yes
+		seat=${want#"$name".seat}
+		seat=${seat%.json}
+		run replay --seat "$seat" "$rec"
+		expect_rc "replay --seat $seat $rec" 0 &&
+		if cmp -s "$tmp/out" "$want"; then
+			ok
+		else
+			not_ok "replay --seat $seat $rec: view differs from $want"
+			diff "$want" "$tmp/out" | head -n 10
+		fi
+	done
+	if [ -f "$name.err" ]; then
+		found=yes
+		run replay "$rec"
+		expect_rc "replay $rec" 1
+		want=$(cat "$name.err")
+		case "$(head -n 1 "$tmp/err")" in
+		"$want "?*)
+			ok ;;
+		*)
+			not_ok "replay $rec: stderr '$(cat "$tmp/err")', want" \
+			       "'$want ...'" ;;
+		esac
+		check "replay $rec: printed a view" [ ! -s "$tmp/out" ]
+	fi
+	[ "$found" = yes ] || not_ok "$rec has no golden file"
+done
+cd "$tmp" || exit 1
+
+# The same record from standard input, and with CRLF line ends.
+run replay - <"$TESTDATA/sample.rec"
+expect_rc "replay - <sample.rec" 0
+check "replay from stdin differs" cmp -s "$tmp/out" "$TESTDATA/sample.json"
+sed 's/$/\r/' "$TESTDATA/sample.rec" >crlf.rec
+run replay crlf.rec
+expect_rc "replay crlf.rec" 0
+check "replay of a CRLF record differs" \
+	cmp -s "$tmp/out" "$TESTDATA/sample.json"
+# A last line without its newline still counts.
+printf '%s\n2 work' "$HEAD" >nonl.rec
+run replay nonl.rec
+expect_rc "last line without newline" 0
+check "last line was lost" grep -q '"actions": 1,' "$tmp/out"
+
+# ---- replay: errors -------------------------------------------------------
+
+printf '%s\n2 work\n1 work\n' "$HEAD" >turn.rec
+run replay turn.rec
+expect_rc "illegal turn" 1 && expect_err "illegal turn" '^turn\.rec:6: rule R6: .+'
+check "illegal turn: printed a view" [ ! -s "$tmp/out" ]
+
+printf '%s\n2 jump\n' "$HEAD" | {
+	timeout 30 "$BUFFERTIME" replay - >"$tmp/out" 2>"$tmp/err"
+	echo $? >"$tmp/rc"
+}
+rc=$(cat "$tmp/rc")
+expect_rc "stdin error" 1 && expect_err "stdin error" '^<stdin>:5: rule R11: .+'
+
+: >empty.rec
+run replay empty.rec
+expect_rc "empty record" 1 && expect_err "empty record" '^empty\.rec:1: rule R11: '
+
+run replay --seat 4 "$TESTDATA/sample.rec"
+expect_rc "--seat 4 of 3" 2
+for args in "" "--seat" "--seat 0 x.rec" "--seat 7 x.rec" "--seat x x.rec" \
+    "a.rec b.rec" "--bogus x.rec" "no-such-file.rec"; do
+	# shellcheck disable=SC2086
+	run replay $args
+	expect_rc "replay $args" 2
+done
+
+# ---- garbage in: an error or a result, never a crash or a hang ---------
+
+head -c 1000000 /dev/urandom >random.bin
+run replay random.bin
+expect_rc "1 MB of random bytes" 1 && expect_err "random bytes" '^random\.bin:1: rule R11: '
+
+{ printf '%s\n' "$HEAD"; head -c 1000000 /dev/urandom; } >random-body.bin
+run replay random-body.bin
+expect_rc "random bytes after a header" 1 &&
+	expect_err "random bytes after a header" '^random-body\.bin:[0-9]+: rule R11: '
+
+head -c 1000000 /dev/zero >zeros.bin
+run replay zeros.bin
+expect_rc "1 MB of NUL bytes" 1
+
+{ printf '%s\n' "$HEAD"; head -c 2097152 /dev/zero | tr '\0' x; echo; } >long.rec
+run replay long.rec
+expect_rc "a 2 MB line" 1 && expect_err "a 2 MB line" '^long\.rec:5: rule R11: line too long'
+
+head -c 2097152 /dev/zero | tr '\0' '#' >long1.rec
+run replay long1.rec
+expect_rc "a 2 MB first line" 1 && expect_err "a 2 MB first line" '^long1\.rec:1: '
+
+{ printf '%s\n' "$HEAD"; yes '# a comment' | head -n 1000000; } >comments.rec
+run replay comments.rec
+expect_rc "10^6 comment lines" 0
+
+{ printf '%s\n' "$HEAD"; yes '' | head -n 1000000; } >blank.rec
+run replay blank.rec
+expect_rc "10^6 blank lines" 0
+
+{ printf '%s\n' "$HEAD"; yes '1 work' | head -n 1000000; } >work.rec
+run replay work.rec
+expect_rc "10^6 work lines" 1 && expect_err "10^6 work lines" '^work\.rec:5: rule R6: '
+
+{ printf '%s\n' "$HEAD"; yes '2 work' | head -n 1000000; } >work2.rec
+run replay work2.rec
+expect_rc "10^6 work lines by seat 2" 1
+
+{ printf '%s\n' "$HEAD"; yes 'stack shift S01' | head -n 100000; } >stacks.rec
+run replay stacks.rec
+expect_rc "10^5 header stack lines" 1
+
+# sim: the results depend on the seed only, not on the number of jobs
+for j in 1 2; do
+	run sim --games 2000 --players all --policy greedy --seed 42 --jobs $j
+	expect_rc "sim --jobs $j" 0
+	grep -E '^(players|total)' "$tmp/out" | sed 's/, [0-9]* games\/s$//' >"sim$j"
+done
+check "sim --jobs 1 and 2 disagree" cmp -s sim1 sim2
+check "sim prints no total line" grep -q '^total: 10000 games, [0-9]* wins$' sim1
+run sim --games 300 --players 4 --policy random --seed 7 --check
+expect_rc "sim --check" 0
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
