@@ -10,5 +10,6 @@ int cmd_replay(int argc, char **argv);
 int cmd_new(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_play(int argc, char **argv);
+int cmd_admin(int argc, char **argv);
 
 #endif

@@ -18,6 +18,8 @@ static const struct {
 	{ "sim", cmd_sim, "sim --games N --players N|all --policy random|greedy"
 	                  " [--seed S] [--jobs J]" },
 	{ "play", cmd_play, "play [--players N] [--first K] [--seed HEX]" },
+	{ "admin", cmd_admin, "admin [--db FILE] create|list|show|export|import"
+	                      "|revoke|backup|check ..." },
 };
 
 static int usage(FILE *to)

@@ -99,6 +99,10 @@ typedef struct bt_pile {
 	bt_card c[BT_SHIFT_COUNT];
 } bt_pile;
 
+/* Names the layout of bt_game: bump it when the struct changes, so that
+ * stored snapshots of the old layout are rebuilt, never misread. */
+enum { BT_STATE_FORMAT = 1 };
+
 typedef struct bt_game {
 	/* seats and progress */
 	uint8_t players, first, turn, round;

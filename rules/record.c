@@ -559,7 +559,7 @@ static int emitf(bt_emit_fn emit, void *ctx, const char *fmt, ...)
 	return emit(ctx, line, (size_t)n);
 }
 
-static int write_stack(const bt_stack_line *s, bt_emit_fn emit, void *ctx)
+int bt_stack_format(const bt_stack_line *s, char *buf, size_t cap)
 {
 	/* "stack assignment " and 28 ids of 4 bytes fit easily. */
 	char line[BT_RECORD_LINE_MAX];
@@ -574,6 +574,17 @@ static int write_stack(const bt_stack_line *s, bt_emit_fn emit, void *ctx)
 		n += snprintf(line + n, sizeof line - (size_t)n, " %s",
 		              bt_card_get(s->c[i])->id);
 	}
+	if (cap)
+		snprintf(buf, cap, "%s", line);
+	return n;
+}
+
+static int write_stack(const bt_stack_line *s, bt_emit_fn emit, void *ctx)
+{
+	char line[BT_RECORD_LINE_MAX];
+
+	if (bt_stack_format(s, line, sizeof line) < 0)
+		return -1;
 	return emitf(emit, ctx, "%s\n", line);
 }
 
@@ -823,13 +834,14 @@ static int kw_name(bt_replay *r, const char *s, size_t len, bt_error *err)
 	                      (size_t)(end - sp - 1), err);
 }
 
-static int kw_stack(bt_replay *r, const tok *t, int n, bt_error *err)
+/* Parses tokens "stack DECK CARD..." into *out. */
+static int parse_stack(const tok *t, int n, bt_stack_line *out,
+                       bt_error *err)
 {
-	bt_card cards[BT_SHIFT_COUNT];
 	char q[32];
 	int d;
 
-	if (n < 3)
+	if (n < 3 || !tok_is(&t[0], "stack"))
 		return fail(err, BT_ERR_SETUP, 11,
 		            "expected 'stack DECK CARD...'");
 	for (d = 0; d < BT_DECK__MAX && !tok_is(&t[1], decks[d].name); d++)
@@ -842,11 +854,50 @@ static int kw_stack(bt_replay *r, const tok *t, int n, bt_error *err)
 		            "the %s deck has only %d cards", decks[d].name,
 		            decks[d].size);
 	for (int i = 0; i < n - 2; i++) {
-		cards[i] = tok_card(&t[i + 2], decks[d].type, BT_ERR_SETUP,
-		                    err);
-		if (cards[i] == BT_NO_CARD)
+		out->c[i] = tok_card(&t[i + 2], decks[d].type, BT_ERR_SETUP,
+		                     err);
+		if (out->c[i] == BT_NO_CARD)
 			return -1;
 	}
+	out->deck = (uint8_t)d;
+	out->n = (uint8_t)(n - 2);
+	return 0;
+}
+
+int bt_stack_parse(const char *s, size_t len, bt_stack_line *out,
+                   bt_error *err)
+{
+	tok t[TOK_MAX];
+	int n = split(s, len, t, TOK_MAX);
+
+	if (n < 0)
+		return fail(err, BT_ERR_SETUP, 11, n == -1 ? "tokens must be "
+		            "separated by one space" : "too many tokens");
+	return parse_stack(t, n, out, err);
+}
+
+int bt_record_add_line(bt_record *rec, const char *s, size_t len,
+                       bt_error *err)
+{
+	bt_stack_line st;
+	bt_action a;
+
+	if (len > 6 && memcmp(s, "stack ", 6) == 0)
+		return bt_stack_parse(s, len, &st, err) ? -1 :
+		       bt_record_add_stack(rec, (bt_deck)st.deck, st.c, st.n,
+		                           err);
+	return bt_action_parse(s, len, &a, err) ? -1 :
+	       bt_record_add_action(rec, &a, err);
+}
+
+static int kw_stack(bt_replay *r, const tok *t, int n, bt_error *err)
+{
+	bt_stack_line st;
+
+	if (parse_stack(t, n, &st, err))
+		return -1;
+	int d = st.deck;
+	bt_card *cards = st.c;
 	/* The engine would refuse a second header stack line for a deck
 	 * only at setup; saying so now keeps errors in line order. */
 	for (int i = 0; !r->started && i < r->rec.header_stacks; i++)
@@ -855,13 +906,13 @@ static int kw_stack(bt_replay *r, const tok *t, int n, bt_error *err)
 			            " stack line for the %s deck (line %d)",
 			            decks[d].name, r->stack_line[i]);
 	int idx = r->rec.nstacks;
-	if (bt_record_add_stack(&r->rec, (bt_deck)d, cards, n - 2, err))
+	if (bt_record_add_stack(&r->rec, (bt_deck)d, cards, st.n, err))
 		return -1;
 	r->stack_line[idx] = r->line;
 	if (!r->started)
 		return 0;
 	/* Among the actions: it waits for the deck's next shuffle. */
-	if (bt_game_stack(&r->game, (bt_deck)d, cards, n - 2, err))
+	if (bt_game_stack(&r->game, (bt_deck)d, cards, st.n, err))
 		return -1;
 	r->waiting[d] = r->line;
 	return 0;

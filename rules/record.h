@@ -136,6 +136,23 @@ int bt_action_format(const bt_action *a, char *buf, size_t cap);
  */
 int bt_action_parse(const char *s, size_t len, bt_action *a, bt_error *err);
 
+/* ---- stack lines and whole lines -------------------------------------- */
+
+/* Parses "stack DECK CARD..." (len bytes, no newline) into *out: deck and
+ * card types are checked, presence in the deck is the engine's business.
+ * Returns 0, or -1 with err (BT_ERR_SETUP, rule 11). */
+int bt_stack_parse(const char *s, size_t len, bt_stack_line *out,
+                   bt_error *err);
+
+/* Writes s as its record line ("stack shift S23 S01", no newline) into
+ * buf, NUL-terminated if cap > 0; returns the length it needs, or -1. */
+int bt_stack_format(const bt_stack_line *s, char *buf, size_t cap);
+
+/* Appends one line after the header, an action or a stack line, checked
+ * for shape only (bt_record_add_action, bt_record_add_stack). */
+int bt_record_add_line(bt_record *rec, const char *s, size_t len,
+                       bt_error *err);
+
 /* ---- replaying -------------------------------------------------------- */
 
 typedef struct bt_replay {

@@ -1,0 +1,86 @@
+/*
+ * sql.h - what the store's files share: the connection, every SQL
+ * statement of the store in one enum-indexed table (prepared once per
+ * connection, values always bound), and error helpers.
+ */
+#ifndef BT_SQL_H
+#define BT_SQL_H
+
+#include <sqlite3.h>
+
+#include "store.h"
+
+/* PRAGMA application_id of our files: "BTO1" (set by 0001-initial). */
+enum { STORE_APPLICATION_ID = 0x42544f31 };
+
+enum sql_stmt {
+	SQL_BEGIN,
+	SQL_COMMIT,
+	SQL_ROLLBACK,
+	SQL_GAME_INSERT,
+	SQL_SEAT_INSERT,
+	SQL_ACTION_INSERT,
+	SQL_GAME_GET,
+	SQL_SEATS_GET,
+	SQL_ACTIONS_GET,
+	SQL_GAME_ADVANCE,
+	SQL_OUTBOX_INSERT,
+	SQL_SEAT_REVOKE,
+	SQL_GAME_LIST,
+	SQL_ACTION_COUNT,
+	SQL__MAX
+};
+
+struct store {
+	sqlite3 *db;
+	sqlite3_stmt *stmt[SQL__MAX];
+	struct bt_replay *replay;   /* scratch for full replays (~40 KiB) */
+	struct store_mail *mail;    /* scratch for an append's mails */
+	store_game *scratch;        /* the game an append or export reads */
+	int busy_timeout_ms;        /* how long a writer waits for the lock */
+	int64_t busy_since_ns;      /* when the current wait began */
+};
+
+/* Fills err (if not NULL) and returns rc. */
+store_rc store_fail(store_error *err, store_rc rc, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+
+/* Maps the connection's last SQLite error to a store_rc, fills err with
+ * what (the operation) and SQLite's message, and returns the rc. */
+store_rc store_sqlite_fail(store *s, int code, const char *what,
+                           store_error *err);
+
+/* Prepares every statement of the table; 0 or an SQLite code. */
+int sql_prepare_all(store *s);
+void sql_finalize_all(store *s);
+
+/* The statement, reset and with its bindings cleared: ready to bind. */
+sqlite3_stmt *sql_get(store *s, enum sql_stmt which);
+
+/* Binds text of n bytes (n < 0: up to the NUL) as a transient copy. */
+int sql_bind_text(sqlite3_stmt *st, int col, const char *text, int n);
+
+/* Runs a statement without result rows to its end: SQLITE_DONE on
+ * success, else the error code. */
+int sql_run(store *s, enum sql_stmt which);
+
+/* BEGIN IMMEDIATE / COMMIT / ROLLBACK on the table's statements. */
+store_rc sql_begin(store *s, store_error *err);
+store_rc sql_commit(store *s, store_error *err);
+void sql_rollback(store *s);
+
+/* Copies column col of the current row into buf (cap bytes, always
+ * NUL-terminated); -1 if it did not fit. */
+int sql_column_text(sqlite3_stmt *st, int col, char *buf, size_t cap);
+
+/* store_load(), but replayed from the seed even if a snapshot is there. */
+store_rc store_load_replayed(store *s, const char *id, store_game *out,
+                             store_error *err);
+
+/* Applies the migrations the database lacks (migrate.c). */
+store_rc store_migrate(store *s, store_error *err);
+
+#endif

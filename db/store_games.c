@@ -1,0 +1,645 @@
+/*
+ * store_games.c - a game's life in the store: created or imported, loaded
+ * (from its snapshot, or by replaying its lines), advanced one action at
+ * a time, exported as a record.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "sql.h"
+
+static const char *const status_names[] = {
+	[BT_PLAYING] = "playing", [BT_WON] = "won", [BT_LOST] = "lost",
+};
+
+/* The layout tag stored beside a snapshot: the engine's format number,
+ * the struct's size and the byte order, so no other layout is misread. */
+static int snapshot_format(void)
+{
+	const uint16_t one = 1;
+	int little = *(const uint8_t *)&one;
+
+	return (BT_STATE_FORMAT * 2 + little) << 16 | (int)sizeof(bt_game);
+}
+
+/* 16 random bytes as 22 base64url characters. */
+static void new_id(char id[STORE_ID_LEN + 1])
+{
+	unsigned char raw[16];
+	char b64[sodium_base64_ENCODED_LEN(16,
+	         sodium_base64_VARIANT_URLSAFE_NO_PADDING)];
+
+	randombytes_buf(raw, sizeof raw);
+	sodium_bin2base64(b64, sizeof b64, raw, sizeof raw,
+	                  sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+	memcpy(id, b64, STORE_ID_LEN);
+	id[STORE_ID_LEN] = '\0';
+}
+
+/* A plausible address: printable, no spaces, one '@' inside. */
+static int email_ok(const char *e)
+{
+	size_t n = strlen(e);
+	const char *at = strchr(e, '@');
+
+	if (n == 0)
+		return 1;
+	if (n > STORE_EMAIL_MAX || !at || at == e || at[1] == '\0' ||
+	    strchr(at + 1, '@'))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)e[i] <= ' ' || e[i] == 0x7f)
+			return 0;
+	return 1;
+}
+
+/* The next line of text at *at, without its '\n', in *line and *len;
+ * moves *at past it.  0 at the end of the text. */
+static int next_line(const char **at, const char **line, size_t *len)
+{
+	const char *end;
+
+	if (!**at)
+		return 0;
+	end = strchr(*at, '\n');
+	*line = *at;
+	*len = end ? (size_t)(end - *at) : strlen(*at);
+	*at += *len + (end != NULL);
+	return 1;
+}
+
+/* ---- writing rows ------------------------------------------------------ */
+
+static store_rc insert_game(store *s, const char *id, const bt_record *rec,
+                            const char *header, const char *options,
+                            int seq, const bt_game *state, store_error *err)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_GAME_INSERT);
+
+	sql_bind_text(st, 1, id, -1);
+	sqlite3_bind_int64(st, 2, store_now());
+	sqlite3_bind_int(st, 3, rec->players);
+	sqlite3_bind_int(st, 4, rec->first);
+	sql_bind_text(st, 5, rec->seed, -1);
+	sql_bind_text(st, 6, header, -1);
+	sql_bind_text(st, 7, options ? options : "", -1);
+	sqlite3_bind_int(st, 8, seq);
+	sql_bind_text(st, 9, status_names[state->status], -1);
+	sqlite3_bind_blob(st, 10, state, sizeof *state, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 11, snapshot_format());
+	int rc = sql_run(s, SQL_GAME_INSERT);
+	return rc == SQLITE_DONE ? STORE_OK
+	                         : store_sqlite_fail(s, rc, "saving the game", err);
+}
+
+static store_rc insert_seats(store *s, const char *id, const bt_record *rec,
+                             const char *const emails[BT_MAX_PLAYERS],
+                             store_error *err)
+{
+	for (int seat = 1; seat <= rec->players; seat++) {
+		sqlite3_stmt *st = sql_get(s, SQL_SEAT_INSERT);
+		const char *email = emails && emails[seat - 1] ?
+		                    emails[seat - 1] : "";
+		sql_bind_text(st, 1, id, -1);
+		sqlite3_bind_int(st, 2, seat);
+		sql_bind_text(st, 3, rec->name[seat - 1], -1);
+		sql_bind_text(st, 4, email, -1);
+		int rc = sql_run(s, SQL_SEAT_INSERT);
+		if (rc != SQLITE_DONE)
+			return store_sqlite_fail(s, rc, "saving a seat", err);
+	}
+	return STORE_OK;
+}
+
+static store_rc insert_line(store *s, const char *id, int seq, int seat,
+                            const char *line, store_error *err)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_ACTION_INSERT);
+
+	sql_bind_text(st, 1, id, -1);
+	sqlite3_bind_int(st, 2, seq);
+	sqlite3_bind_int(st, 3, seat);
+	sql_bind_text(st, 4, line, -1);
+	sqlite3_bind_int64(st, 5, store_now());
+	int rc = sql_run(s, SQL_ACTION_INSERT);
+	return rc == SQLITE_DONE ? STORE_OK
+	                         : store_sqlite_fail(s, rc, "saving an action", err);
+}
+
+/* ---- creating ----------------------------------------------------------- */
+
+static store_rc check_emails(const char *const emails[BT_MAX_PLAYERS],
+                             int players, store_error *err)
+{
+	for (int i = 0; emails && i < players; i++)
+		if (emails[i] && !email_ok(emails[i]))
+			return store_fail(err, STORE_INVALID, "seat %d: '%.60s' "
+			                  "is not an email address", i + 1,
+			                  emails[i]);
+	return STORE_OK;
+}
+
+/* Header, names and options of ng into rec, all checked. */
+static store_rc new_record(const store_new_game *ng, bt_record *rec,
+                           store_error *err)
+{
+	char seed[BT_SEED_TEXT_MAX + 1];
+	bt_error gerr;
+
+	if (ng->seed) {
+		snprintf(seed, sizeof seed, "%s", ng->seed);
+	} else {
+		uint8_t key[BT_KEY_BYTES];
+		randombytes_buf(key, sizeof key);
+		bt_seed_hex(key, seed);
+	}
+	if (bt_record_init(rec, ng->players, ng->first, seed, strlen(seed),
+	                   &gerr))
+		return store_fail(err, STORE_INVALID, "%s", gerr.why);
+	for (int i = 0; i < ng->players; i++)
+		if (ng->names[i] && ng->names[i][0] &&
+		    bt_record_name(rec, i + 1, ng->names[i],
+		                   strlen(ng->names[i]), &gerr))
+			return store_fail(err, STORE_INVALID, "seat %d: %s",
+			                  i + 1, gerr.why);
+	if (ng->options && strlen(ng->options) > STORE_OPTIONS_MAX)
+		return store_fail(err, STORE_INVALID, "options over %d bytes",
+		                  STORE_OPTIONS_MAX);
+	return check_emails(ng->emails, ng->players, err);
+}
+
+store_rc store_create(store *s, const store_new_game *ng,
+                      char id[STORE_ID_LEN + 1], store_error *err)
+{
+	bt_record *rec = &s->replay->rec;
+	bt_game state;
+	bt_error gerr;
+	store_rc rc;
+
+	if ((rc = new_record(ng, rec, err)))
+		return rc;
+	if (bt_game_new(&state, rec->players, rec->first, rec->key, &gerr))
+		return store_fail(err, STORE_INVALID, "%s", gerr.why);
+	new_id(id);
+	if ((rc = sql_begin(s, err)))
+		return rc;
+	if ((rc = insert_game(s, id, rec, "", ng->options, 0, &state, err)) ||
+	    (rc = insert_seats(s, id, rec, ng->emails, err))) {
+		sql_rollback(s);
+		return rc;
+	}
+	return sql_commit(s, err);
+}
+
+/* ---- importing ---------------------------------------------------------- */
+
+struct text_buf {
+	char *p;
+	size_t n, cap;
+};
+
+static int grow_emit(void *ctx, const char *text, size_t n)
+{
+	struct text_buf *b = ctx;
+
+	if (b->n + n + 1 > b->cap) {
+		size_t cap = (b->cap + n + 1) * 2;
+		char *p = realloc(b->p, cap);
+		if (!p)
+			return -1;
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->n, text, n);
+	b->n += n;
+	b->p[b->n] = '\0';
+	return 0;
+}
+
+/* Replays rec from its text, as a reader of the record would. */
+static store_rc replay_record(store *s, const bt_record *rec,
+                              store_error *err)
+{
+	struct text_buf text = { 0 };
+
+	if (bt_record_write(rec, grow_emit, &text)) {
+		free(text.p);
+		return store_fail(err, STORE_INVALID, "the record cannot be "
+		                  "written (no seed, or out of memory)");
+	}
+	bt_error gerr;
+	bt_replay_init(s->replay);
+	int bad = bt_replay_text(s->replay, text.p, text.n, &gerr);
+	free(text.p);
+	if (!bad)
+		return STORE_OK;
+	if (err)
+		err->game = gerr;
+	return store_fail(err, STORE_ILLEGAL, "line %d: rule R%d: %s",
+	                  s->replay->err_line, gerr.rule, gerr.why);
+}
+
+/* The header's stack lines as text, a line each. */
+static store_rc header_text(const bt_record *rec, char *buf, size_t cap,
+                            store_error *err)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < rec->header_stacks; i++) {
+		int n = bt_stack_format(&rec->stacks[i], buf + at, cap - at);
+		if (n < 0 || at + (size_t)n + 2 > cap)
+			return store_fail(err, STORE_INVALID, "header too long");
+		at += (size_t)n;
+		buf[at++] = '\n';
+		buf[at] = '\0';
+	}
+	return STORE_OK;
+}
+
+static store_rc insert_items(store *s, const char *id, const bt_record *rec,
+                             store_error *err)
+{
+	char line[BT_RECORD_LINE_MAX];
+
+	for (int i = 0; i < rec->nitems; i++) {
+		const bt_item *it = &rec->items[i];
+		int seat = it->type == BT_ITEM_ACTION ? it->action.seat : 0;
+		int n = it->type == BT_ITEM_ACTION
+		        ? bt_action_format(&it->action, line, sizeof line)
+		        : bt_stack_format(&rec->stacks[it->stack], line,
+		                          sizeof line);
+		if (n < 0)
+			return store_fail(err, STORE_INVALID, "item %d cannot "
+			                  "be written", i + 1);
+		store_rc rc = insert_line(s, id, i, seat, line, err);
+		if (rc)
+			return rc;
+	}
+	return STORE_OK;
+}
+
+store_rc store_import(store *s, const bt_record *rec,
+                      const char *const emails[BT_MAX_PLAYERS],
+                      char id[STORE_ID_LEN + 1], store_error *err)
+{
+	char header[STORE_HEADER_MAX + 1];
+	store_rc rc;
+
+	if ((rc = check_emails(emails, rec->players, err)) ||
+	    (rc = header_text(rec, header, sizeof header, err)) ||
+	    (rc = replay_record(s, rec, err)))
+		return rc;
+	new_id(id);
+	if ((rc = sql_begin(s, err)))
+		return rc;
+	if ((rc = insert_game(s, id, rec, header, NULL, rec->nitems,
+	                      &s->replay->game, err)) ||
+	    (rc = insert_seats(s, id, rec, emails, err)) ||
+	    (rc = insert_items(s, id, rec, err))) {
+		sql_rollback(s);
+		return rc;
+	}
+	return sql_commit(s, err);
+}
+
+/* ---- loading ------------------------------------------------------------ */
+
+/* Feeds one line, formatted, to the scratch replay. */
+static int feed(store *s, bt_error *gerr, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+
+static int feed(store *s, bt_error *gerr, const char *fmt, ...)
+{
+	char line[BT_RECORD_LINE_MAX + 2];
+	va_list ap;
+
+	va_start(ap, fmt);
+	int n = vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof line)
+		n = (int)sizeof line - 1;
+	return bt_replay_line(s->replay, line, (size_t)n, gerr);
+}
+
+/* Feeds the header a game row stands for; header holds its stack lines. */
+static int feed_header(store *s, const store_game *g, const char *header,
+                       bt_error *gerr)
+{
+	int bad = feed(s, gerr, "buffertime %d", BT_RECORD_VERSION) ||
+	          feed(s, gerr, "players %d", g->players) ||
+	          feed(s, gerr, "first %d", g->first) ||
+	          feed(s, gerr, "seed %s", g->seed);
+	for (int i = 0; !bad && i < g->players; i++)
+		if (g->seats[i].name[0])
+			bad = feed(s, gerr, "name %d %s", i + 1,
+			           g->seats[i].name);
+	const char *at = header, *l;
+	size_t n;
+	while (!bad && next_line(&at, &l, &n))
+		bad = bt_replay_line(s->replay, l, n, gerr);
+	return bad;
+}
+
+/* Replays game g from its seed and lines: the slow path, for a missing
+ * or foreign snapshot, and for checking. */
+static store_rc replay_game(store *s, store_game *g, store_error *err)
+{
+	bt_error gerr;
+	int rows = 0, bad;
+
+	bt_replay_init(s->replay);
+	bad = feed_header(s, g, g->header, &gerr);
+	sqlite3_stmt *st = sql_get(s, SQL_ACTIONS_GET);
+	sql_bind_text(st, 1, g->id, -1);
+	int rc = SQLITE_ROW;
+	while (!bad && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (sqlite3_column_int(st, 0) != rows++)
+			break;
+		bad = bt_replay_line(s->replay,
+		                     (const char *)sqlite3_column_text(st, 2),
+		                     (size_t)sqlite3_column_bytes(st, 2), &gerr);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_sqlite_fail(s, rc, "reading actions", err);
+	if (!bad && rc == SQLITE_ROW)
+		return store_fail(err, STORE_CORRUPT, "action %d is "
+		                  "missing", rows - 1);
+	if (bad || bt_replay_finish(s->replay, &gerr))
+		return store_fail(err, STORE_CORRUPT, "the game no longer "
+		                  "replays: line %d: rule R%d: %s",
+		                  s->replay->err_line, gerr.rule, gerr.why);
+	if (rows != g->seq)
+		return store_fail(err, STORE_CORRUPT, "the game has %d "
+		                  "lines, not %d", rows, g->seq);
+	g->state = s->replay->game;
+	return STORE_OK;
+}
+
+/* Takes the snapshot if it is of this layout, current and sound. */
+static int use_snapshot(sqlite3_stmt *st, store_game *g)
+{
+	char why[160];
+
+	if (sqlite3_column_int(st, 9) != snapshot_format() ||
+	    sqlite3_column_int(st, 8) != g->seq ||
+	    sqlite3_column_bytes(st, 7) != (int)sizeof g->state)
+		return 0;
+	memcpy(&g->state, sqlite3_column_blob(st, 7), sizeof g->state);
+	return bt_game_check(&g->state, why, sizeof why) == 0;
+}
+
+static store_rc load_seats(store *s, store_game *g, store_error *err)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_SEATS_GET);
+	int rc;
+
+	sql_bind_text(st, 1, g->id, -1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int seat = sqlite3_column_int(st, 0);
+		if (seat < 1 || seat > g->players)
+			continue;
+		store_seat *p = &g->seats[seat - 1];
+		if (sql_column_text(st, 1, p->name, sizeof p->name) ||
+		    sql_column_text(st, 2, p->email, sizeof p->email))
+			rc = SQLITE_CORRUPT;
+		p->token_gen = sqlite3_column_int64(st, 3);
+		p->last_seen = sqlite3_column_int64(st, 4);
+		if (rc == SQLITE_CORRUPT)
+			break;
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? STORE_OK
+	                         : store_sqlite_fail(s, rc, "reading seats", err);
+}
+
+/* Loads game id; forces a replay when replay is set (for checks). */
+static store_rc load(store *s, const char *id, store_game *g, int replay,
+                     store_error *err)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_GAME_GET);
+	store_rc out = STORE_OK;
+
+	memset(g, 0, sizeof *g);
+	sql_bind_text(st, 1, id, -1);
+	int rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW) {
+		sqlite3_reset(st);
+		return rc == SQLITE_DONE
+		       ? store_fail(err, STORE_NOT_FOUND, "no game '%.40s'", id)
+		       : store_sqlite_fail(s, rc, "reading the game", err);
+	}
+	snprintf(g->id, sizeof g->id, "%s", id);
+	g->created = sqlite3_column_int64(st, 0);
+	g->players = sqlite3_column_int(st, 1);
+	g->first = sqlite3_column_int(st, 2);
+	g->seq = sqlite3_column_int(st, 6);
+	if (sql_column_text(st, 3, g->seed, sizeof g->seed) ||
+	    sql_column_text(st, 4, g->header, sizeof g->header) ||
+	    sql_column_text(st, 5, g->options, sizeof g->options) ||
+	    g->players < BT_MIN_PLAYERS || g->players > BT_MAX_PLAYERS)
+		out = store_fail(err, STORE_CORRUPT, "game %.40s: a damaged "
+		                 "row", id);
+	int snapshot = !replay && out == STORE_OK && use_snapshot(st, g);
+	sqlite3_reset(st);
+	if (out == STORE_OK)
+		out = load_seats(s, g, err);
+	if (out == STORE_OK && !snapshot)
+		out = replay_game(s, g, err);
+	return out;
+}
+
+store_rc store_load(store *s, const char *id, store_game *out,
+                    store_error *err)
+{
+	return load(s, id, out, 0, err);
+}
+
+/* For store_check: the game replayed from scratch, never the snapshot. */
+store_rc store_load_replayed(store *s, const char *id, store_game *out,
+                             store_error *err)
+{
+	return load(s, id, out, 1, err);
+}
+
+/* ---- advancing ---------------------------------------------------------- */
+
+static store_rc advance(store *s, const store_game *before,
+                        const bt_game *after, store_error *err)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_GAME_ADVANCE);
+
+	sql_bind_text(st, 1, before->id, -1);
+	sqlite3_bind_int(st, 2, before->seq);
+	sqlite3_bind_int64(st, 3, store_now());
+	sql_bind_text(st, 4, status_names[after->status], -1);
+	sqlite3_bind_blob(st, 5, after, sizeof *after, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 6, snapshot_format());
+	int rc = sql_run(s, SQL_GAME_ADVANCE);
+	if (rc != SQLITE_DONE)
+		return store_sqlite_fail(s, rc, "saving the state", err);
+	return sqlite3_changes(s->db) == 1 ? STORE_OK
+	       : store_fail(err, STORE_CONFLICT, "the game moved on");
+}
+
+static store_rc queue_mails(store *s, const store_game *before,
+                            const bt_game *after, const bt_action *a,
+                            store_mail_fn fn, void *ctx, store_error *err)
+{
+	int n = fn ? fn(ctx, before, after, a, s->mail, BT_MAX_PLAYERS + 1) : 0;
+
+	if (n < 0 || n > BT_MAX_PLAYERS + 1)
+		return store_fail(err, STORE_ERROR, "the move's emails could "
+		                  "not be made");
+	for (int i = 0; i < n; i++) {
+		const store_mail *m = &s->mail[i];
+		sqlite3_stmt *st = sql_get(s, SQL_OUTBOX_INSERT);
+		sql_bind_text(st, 1, before->id, -1);
+		sqlite3_bind_int(st, 2, m->seat);
+		sql_bind_text(st, 3, m->to, -1);
+		sql_bind_text(st, 4, m->subject, -1);
+		sql_bind_text(st, 5, m->body, -1);
+		sqlite3_bind_int64(st, 6, store_now());
+		int rc = sql_run(s, SQL_OUTBOX_INSERT);
+		if (rc != SQLITE_DONE)
+			return store_sqlite_fail(s, rc, "queueing an email", err);
+	}
+	return STORE_OK;
+}
+
+/* The append's work inside its transaction. */
+static store_rc append_locked(store *s, const char *id, int expected_seq,
+                              const bt_action *a, store_mail_fn fn,
+                              void *ctx, bt_game *next, store_error *err)
+{
+	store_game *before = s->scratch;
+	char line[BT_ACTION_TEXT_MAX];
+	bt_error gerr;
+	store_rc rc;
+
+	if ((rc = load(s, id, before, 0, err)))
+		return rc;
+	if (before->seq != expected_seq)
+		return store_fail(err, STORE_CONFLICT, "the game moved on: it "
+		                  "has %d actions, the move was chosen after "
+		                  "%d", before->seq, expected_seq);
+	*next = before->state;
+	if (bt_apply(next, a, &gerr)) {
+		if (err)
+			err->game = gerr;
+		return store_fail(err, STORE_ILLEGAL, "rule R%d: %s",
+		                  gerr.rule, gerr.why);
+	}
+	if (bt_action_format(a, line, sizeof line) < 0)
+		return store_fail(err, STORE_INVALID, "the action cannot be "
+		                  "written as a record line");
+	if ((rc = insert_line(s, id, before->seq, a->seat, line, err)) ||
+	    (rc = advance(s, before, next, err)))
+		return rc;
+	return queue_mails(s, before, next, a, fn, ctx, err);
+}
+
+store_rc store_append(store *s, const char *id, int expected_seq,
+                      const bt_action *a, store_mail_fn mail_fn, void *ctx,
+                      store_game *after, store_error *err)
+{
+	bt_game next;
+	store_rc rc;
+
+	if ((rc = sql_begin(s, err)))
+		return rc;
+	rc = append_locked(s, id, expected_seq, a, mail_fn, ctx, &next, err);
+	if (rc == STORE_OK)
+		rc = sql_commit(s, err);
+	else
+		sql_rollback(s);
+	if (rc == STORE_OK && after) {
+		*after = *s->scratch;
+		after->seq++;
+		after->state = next;
+	}
+	return rc;
+}
+
+store_rc store_revoke(store *s, const char *id, int seat, int64_t *gen,
+                      store_error *err)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_SEAT_REVOKE);
+
+	sql_bind_text(st, 1, id, -1);
+	sqlite3_bind_int(st, 2, seat);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && gen)
+		*gen = sqlite3_column_int64(st, 0);
+	if (rc == SQLITE_ROW)
+		rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (rc == SQLITE_DONE && sqlite3_changes(s->db) == 1)
+		return STORE_OK;
+	if (rc == SQLITE_DONE)
+		return store_fail(err, STORE_NOT_FOUND, "no seat %d in game "
+		                  "'%.40s'", seat, id);
+	return store_sqlite_fail(s, rc, "revoking", err);
+}
+
+/* ---- exporting ---------------------------------------------------------- */
+
+static store_rc export_lines(store *s, const char *id, bt_record *rec,
+                             store_error *err)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_ACTIONS_GET);
+	bt_error gerr;
+	int rc;
+
+	sql_bind_text(st, 1, id, -1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (bt_record_add_line(rec,
+		                       (const char *)sqlite3_column_text(st, 2),
+		                       (size_t)sqlite3_column_bytes(st, 2),
+		                       &gerr))
+			break;
+	sqlite3_reset(st);
+	if (rc == SQLITE_ROW)
+		return store_fail(err, STORE_CORRUPT, "game %.40s: a stored "
+		                  "line is damaged: %s", id, gerr.why);
+	return rc == SQLITE_DONE ? STORE_OK
+	                         : store_sqlite_fail(s, rc, "reading actions", err);
+}
+
+store_rc store_export(store *s, const char *id, int with_seed,
+                      bt_record *rec, store_error *err)
+{
+	store_game *g = s->scratch;
+	bt_error gerr;
+	store_rc rc;
+
+	if ((rc = load(s, id, g, 0, err)))
+		return rc;
+	int seed = with_seed || g->state.status != BT_PLAYING;
+	if (bt_record_init(rec, g->players, g->first, seed ? g->seed : NULL,
+	                   seed ? strlen(g->seed) : 0, &gerr))
+		return store_fail(err, STORE_CORRUPT, "game %.40s: %s", id,
+		                  gerr.why);
+	for (int i = 0; i < g->players; i++)
+		if (g->seats[i].name[0] &&
+		    bt_record_name(rec, i + 1, g->seats[i].name,
+		                   strlen(g->seats[i].name), &gerr))
+			return store_fail(err, STORE_CORRUPT, "game %.40s: "
+			                  "%s", id, gerr.why);
+	const char *at = g->header, *l;
+	size_t n;
+	while (next_line(&at, &l, &n))
+		if (bt_record_add_line(rec, l, n, &gerr))
+			return store_fail(err, STORE_CORRUPT, "game %.40s: "
+			                  "its header is damaged: %s", id,
+			                  gerr.why);
+	return export_lines(s, id, rec, err);
+}
