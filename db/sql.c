@@ -24,8 +24,8 @@ static const char *const sql_text[SQL__MAX] = {
 		" VALUES (?1, ?2, ?3, ?4, ?5)",
 	[SQL_GAME_GET] =
 		"SELECT created, players, first_seat, seed, header, options,"
-		" seq, snapshot, snapshot_seq, snapshot_format"
-		" FROM games WHERE id = ?1",
+		" seq, snapshot, snapshot_seq, snapshot_format, sweep_seq,"
+		" sweep_seat, sweep_card FROM games WHERE id = ?1",
 	[SQL_SEATS_GET] =
 		"SELECT seat, name, email, token_gen, last_seen FROM seats"
 		" WHERE game = ?1 ORDER BY seat",
@@ -47,6 +47,11 @@ static const char *const sql_text[SQL__MAX] = {
 		" ORDER BY created DESC, id",
 	[SQL_ACTION_COUNT] =
 		"SELECT count(*) FROM actions WHERE game = ?1",
+	[SQL_SWEEP_SET] =
+		"UPDATE games SET sweep_seq = ?2, sweep_seat = ?3,"
+		" sweep_card = ?4 WHERE id = ?1 AND seq = ?2",
+	[SQL_SEAT_TOUCH] =
+		"UPDATE seats SET last_seen = ?3 WHERE game = ?1 AND seat = ?2",
 };
 
 store_rc store_fail(store_error *err, store_rc rc, const char *fmt, ...)

@@ -63,6 +63,9 @@ typedef struct store_game {
 	char options[STORE_OPTIONS_MAX + 1];
 	char header[STORE_HEADER_MAX + 1];  /* stack lines of an import */
 	int seq;                            /* lines stored: the next seq */
+	bt_card sweep_card;                 /* a Sensor Sweep looked at by */
+	int sweep_seat;                     /* this seat, its order not yet
+	                                     * chosen; BT_NO_CARD / 0 if none */
 	store_seat seats[BT_MAX_PLAYERS];
 	bt_game state;                      /* after every stored line */
 } store_game;
@@ -144,6 +147,23 @@ typedef int (*store_mail_fn)(void *ctx, const store_game *before,
 store_rc store_append(store *s, const char *id, int expected_seq,
                       const bt_action *a, store_mail_fn mail_fn, void *ctx,
                       store_game *after, store_error *err);
+
+/*
+ * Sensor Sweep in two steps (the web page shows the cards in between):
+ * seat commits to playing the Sensor Sweep card (it must be a legal play
+ * now, at expected_seq) and may then see the top cards; until its
+ * store_append of that card with the chosen order, the game accepts no
+ * other action (STORE_ILLEGAL).  The pending look survives restarts.
+ */
+store_rc store_sweep_begin(store *s, const char *id, int expected_seq,
+                           int seat, bt_card card, store_error *err);
+
+/* Queues one email outside any move (e.g. the links of a new game). */
+store_rc store_queue_mail(store *s, const char *id, const store_mail *m,
+                          store_error *err);
+
+/* Notes that seat looked at game id now (store_seat.last_seen). */
+store_rc store_touch(store *s, const char *id, int seat, store_error *err);
 
 /* Bumps seat's token generation so links made before stop working;
  * the new generation goes to *gen (if not NULL). */

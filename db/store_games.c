@@ -397,6 +397,21 @@ static int use_snapshot(sqlite3_stmt *st, store_game *g)
 	return bt_game_check(&g->state, why, sizeof why) == 0;
 }
 
+/* A pending Sensor Sweep counts only while the game has not moved on. */
+static void load_sweep(sqlite3_stmt *st, store_game *g)
+{
+	char id[4];
+
+	g->sweep_card = BT_NO_CARD;
+	g->sweep_seat = 0;
+	if (sqlite3_column_int(st, 10) != g->seq ||
+	    sql_column_text(st, 12, id, sizeof id))
+		return;
+	g->sweep_card = bt_card_parse(id, strlen(id));
+	g->sweep_seat = g->sweep_card == BT_NO_CARD ? 0
+	                : sqlite3_column_int(st, 11);
+}
+
 static store_rc load_seats(store *s, store_game *g, store_error *err)
 {
 	sqlite3_stmt *st = sql_get(s, SQL_SEATS_GET);
@@ -448,6 +463,7 @@ static store_rc load(store *s, const char *id, store_game *g, int replay,
 	    g->players < BT_MIN_PLAYERS || g->players > BT_MAX_PLAYERS)
 		out = store_fail(err, STORE_CORRUPT, "game %.40s: a damaged "
 		                 "row", id);
+	load_sweep(st, g);
 	int snapshot = !replay && out == STORE_OK && use_snapshot(st, g);
 	sqlite3_reset(st);
 	if (out == STORE_OK)
@@ -500,17 +516,9 @@ static store_rc queue_mails(store *s, const store_game *before,
 		return store_fail(err, STORE_ERROR, "the move's emails could "
 		                  "not be made");
 	for (int i = 0; i < n; i++) {
-		const store_mail *m = &s->mail[i];
-		sqlite3_stmt *st = sql_get(s, SQL_OUTBOX_INSERT);
-		sql_bind_text(st, 1, before->id, -1);
-		sqlite3_bind_int(st, 2, m->seat);
-		sql_bind_text(st, 3, m->to, -1);
-		sql_bind_text(st, 4, m->subject, -1);
-		sql_bind_text(st, 5, m->body, -1);
-		sqlite3_bind_int64(st, 6, store_now());
-		int rc = sql_run(s, SQL_OUTBOX_INSERT);
-		if (rc != SQLITE_DONE)
-			return store_sqlite_fail(s, rc, "queueing an email", err);
+		store_rc rc = store_queue_mail(s, before->id, &s->mail[i], err);
+		if (rc != STORE_OK)
+			return rc;
 	}
 	return STORE_OK;
 }
@@ -531,6 +539,12 @@ static store_rc append_locked(store *s, const char *id, int expected_seq,
 		return store_fail(err, STORE_CONFLICT, "the game moved on: it "
 		                  "has %d actions, the move was chosen after "
 		                  "%d", before->seq, expected_seq);
+	if (before->sweep_card != BT_NO_CARD &&
+	    (a->verb != BT_SPECIAL || a->card != before->sweep_card ||
+	     a->seat != before->sweep_seat))
+		return store_fail(err, STORE_ILLEGAL, "rule R9: seat %d looked "
+		                  "at the Shift Deck with Sensor Sweep and must "
+		                  "first choose the order", before->sweep_seat);
 	*next = before->state;
 	if (bt_apply(next, a, &gerr)) {
 		if (err)
@@ -565,6 +579,8 @@ store_rc store_append(store *s, const char *id, int expected_seq,
 		*after = *s->scratch;
 		after->seq++;
 		after->state = next;
+		after->sweep_card = BT_NO_CARD;   /* a new line ends a look */
+		after->sweep_seat = 0;
 	}
 	return rc;
 }
@@ -642,4 +658,104 @@ store_rc store_export(store *s, const char *id, int with_seed,
 			                  "its header is damaged: %s", id,
 			                  gerr.why);
 	return export_lines(s, id, rec, err);
+}
+
+/* ---- around the moves --------------------------------------------------- */
+
+/* The Sensor Sweep action of seat with card, the top cards in their
+ * current order: legal exactly when looking is. */
+static bt_action sweep_as_is(const bt_game *g, int seat, bt_card card)
+{
+	bt_action a = { .seat = (uint8_t)seat, .verb = BT_SPECIAL,
+	                .card = card };
+	const bt_pile *deck = &g->shift_deck;
+
+	while (a.nargs < BT_SWEEP_CARDS && a.nargs < deck->n) {
+		a.arg[a.nargs] = deck->c[deck->n - 1 - a.nargs];
+		a.nargs++;
+	}
+	return a;
+}
+
+static store_rc sweep_locked(store *s, const char *id, int expected_seq,
+                             int seat, bt_card card, store_error *err)
+{
+	store_game *g = s->scratch;
+	bt_error gerr;
+	store_rc rc;
+
+	if ((rc = load(s, id, g, 0, err)))
+		return rc;
+	if (g->seq != expected_seq)
+		return store_fail(err, STORE_CONFLICT, "the game moved on: it "
+		                  "has %d actions, the move was chosen after "
+		                  "%d", g->seq, expected_seq);
+	if (g->sweep_card != BT_NO_CARD)
+		return g->sweep_card == card && g->sweep_seat == seat ? STORE_OK
+		       : store_fail(err, STORE_ILLEGAL, "rule R9: another "
+		                    "Sensor Sweep is being looked at");
+	bt_action a = sweep_as_is(&g->state, seat, card);
+	if (bt_check(&g->state, &a, &gerr)) {
+		if (err)
+			err->game = gerr;
+		return store_fail(err, STORE_ILLEGAL, "rule R%d: %s",
+		                  gerr.rule, gerr.why);
+	}
+	sqlite3_stmt *st = sql_get(s, SQL_SWEEP_SET);
+	sql_bind_text(st, 1, id, -1);
+	sqlite3_bind_int(st, 2, expected_seq);
+	sqlite3_bind_int(st, 3, seat);
+	sql_bind_text(st, 4, bt_card_get(card)->id, -1);
+	int code = sql_run(s, SQL_SWEEP_SET);
+	return code == SQLITE_DONE ? STORE_OK
+	       : store_sqlite_fail(s, code, "saving the look", err);
+}
+
+store_rc store_sweep_begin(store *s, const char *id, int expected_seq,
+                           int seat, bt_card card, store_error *err)
+{
+	store_rc rc;
+
+	if (card >= BT_CARD_COUNT ||
+	    bt_card_get(card)->kind != BT_SENSOR_SWEEP)
+		return store_fail(err, STORE_INVALID, "that is not a Sensor "
+		                  "Sweep card");
+	if ((rc = sql_begin(s, err)))
+		return rc;
+	rc = sweep_locked(s, id, expected_seq, seat, card, err);
+	if (rc == STORE_OK)
+		return sql_commit(s, err);
+	sql_rollback(s);
+	return rc;
+}
+
+store_rc store_queue_mail(store *s, const char *id, const store_mail *m,
+                          store_error *err)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_OUTBOX_INSERT);
+
+	sql_bind_text(st, 1, id, -1);
+	sqlite3_bind_int(st, 2, m->seat);
+	sql_bind_text(st, 3, m->to, -1);
+	sql_bind_text(st, 4, m->subject, -1);
+	sql_bind_text(st, 5, m->body, -1);
+	sqlite3_bind_int64(st, 6, store_now());
+	int rc = sql_run(s, SQL_OUTBOX_INSERT);
+	return rc == SQLITE_DONE ? STORE_OK
+	                         : store_sqlite_fail(s, rc, "queueing an email", err);
+}
+
+store_rc store_touch(store *s, const char *id, int seat, store_error *err)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_SEAT_TOUCH);
+
+	sql_bind_text(st, 1, id, -1);
+	sqlite3_bind_int(st, 2, seat);
+	sqlite3_bind_int64(st, 3, store_now());
+	int rc = sql_run(s, SQL_SEAT_TOUCH);
+	if (rc != SQLITE_DONE)
+		return store_sqlite_fail(s, rc, "noting a visit", err);
+	return sqlite3_changes(s->db) == 1 ? STORE_OK
+	       : store_fail(err, STORE_NOT_FOUND, "no seat %d in game "
+	                    "'%.40s'", seat, id);
 }

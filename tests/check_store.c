@@ -164,6 +164,8 @@ START_TEST(test_store_migrates_from_every_older_version)
 		snprintf(sql, sizeof sql, "INSERT INTO actions VALUES"
 		         " ('AAAAAAAAAAAAAAAAAAAAAA', 0, 1, '%s', 1)", line);
 		sql_exec(sql);
+		if (version >= 2)   /* from 0002 on, the program kept seq */
+			sql_exec("UPDATE games SET seq = 1");
 		ck_assert_int_eq(bt_apply(&want, &legal[0], NULL), 0);
 
 		store *s = open_ok();
@@ -588,6 +590,61 @@ START_TEST(test_store_revoke_bumps_the_generation)
 }
 END_TEST
 
+START_TEST(test_store_sweep_is_two_steps_and_survives_reopening)
+{
+	static bt_replay r;
+	store *s = open_ok();
+	char id[STORE_ID_LEN + 1];
+	store_game g;
+	store_error err;
+	bt_error gerr;
+	const char *text = "buffertime 1\nplayers 2\nfirst 1\nseed 1\n"
+		"stack ability X13 X01 X02 X03\n"
+		"stack shift S01 S05 S23 S09\n";
+	bt_card sweep = bt_card_parse("X13", 3), overtime = bt_card_parse("X01", 3);
+
+	bt_replay_init(&r);
+	ck_assert_int_eq(bt_replay_text(&r, text, strlen(text), &gerr), 0);
+	ck_assert_int_eq(store_import(s, &r.rec, NULL, id, &err), STORE_OK);
+	/* only a legal Sensor Sweep can be looked at */
+	ck_assert_int_eq(store_sweep_begin(s, id, 0, 2, sweep, &err),
+	                 STORE_ILLEGAL);
+	ck_assert_int_eq(store_sweep_begin(s, id, 0, 1, overtime, &err),
+	                 STORE_INVALID);
+	ck_assert_int_eq(store_sweep_begin(s, id, 1, 1, sweep, &err),
+	                 STORE_CONFLICT);
+	ck_assert_int_eq(store_sweep_begin(s, id, 0, 1, sweep, &err), STORE_OK);
+	ck_assert_int_eq(store_sweep_begin(s, id, 0, 1, sweep, &err), STORE_OK);
+	store_close(s);
+
+	s = open_ok();
+	ck_assert_int_eq(store_load(s, id, &g, &err), STORE_OK);
+	ck_assert_int_eq(g.sweep_card, sweep);
+	ck_assert_int_eq(g.sweep_seat, 1);
+	/* nothing else may happen until the order is chosen */
+	bt_action work = { .seat = 1, .verb = BT_WORK, .card = BT_NO_CARD };
+	bt_action ot = { .seat = 1, .verb = BT_SPECIAL, .card = overtime };
+	ck_assert_int_eq(store_append(s, id, 0, &work, NULL, NULL, NULL, &err),
+	                 STORE_ILLEGAL);
+	ck_assert_int_eq(store_append(s, id, 0, &ot, NULL, NULL, NULL, &err),
+	                 STORE_ILLEGAL);
+	bt_action order = { .seat = 1, .verb = BT_SPECIAL, .card = sweep,
+	                    .nargs = 3, .arg = { bt_card_parse("S09", 3),
+	                    bt_card_parse("S05", 3), bt_card_parse("S23", 3) } };
+	ck_assert_msg(store_append(s, id, 0, &order, NULL, NULL, &g, &err)
+	              == STORE_OK, "%s", err.why);
+	ck_assert_int_eq(g.sweep_card, BT_NO_CARD);
+	ck_assert_int_eq(store_load(s, id, &g, &err), STORE_OK);
+	ck_assert_int_eq(g.sweep_card, BT_NO_CARD);
+	ck_assert_int_eq(g.state.known_top[0], 3);
+	ck_assert_int_eq(store_touch(s, id, 2, &err), STORE_OK);
+	ck_assert_int_eq(store_touch(s, id, 3, &err), STORE_NOT_FOUND);
+	store_close(s);
+	ck_assert_int_gt(sql_value("SELECT last_seen FROM seats WHERE seat = 2"),
+	                 0);
+}
+END_TEST
+
 static Suite *store_suite(void)
 {
 	Suite *s = suite_create("store");
@@ -612,6 +669,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, test_store_tampered_line_is_found);
 	tcase_add_test(tc, test_store_backup_is_a_sound_copy);
 	tcase_add_test(tc, test_store_revoke_bumps_the_generation);
+	tcase_add_test(tc, test_store_sweep_is_two_steps_and_survives_reopening);
 	suite_add_tcase(s, tc);
 	return s;
 }
