@@ -19,7 +19,7 @@ int bt_fail(bt_error *err, bt_errcode code, int rule, const char *fmt, ...)
 		vsnprintf(err->why, sizeof err->why, fmt, ap);
 		va_end(ap);
 	}
-	return code;
+	return (int)code;
 }
 
 void pile_push_bottom(bt_pile *p, bt_card c)
