@@ -177,3 +177,12 @@ int64_t store_now(void)
 	}
 	return (int64_t)time(NULL);
 }
+
+store_rc store_set_sync(store *s, store_sync sync, store_error *err)
+{
+	int rc = sqlite3_exec(s->db, sync == STORE_SYNC_NORMAL
+	                      ? "PRAGMA synchronous = NORMAL"
+	                      : "PRAGMA synchronous = FULL", NULL, NULL, NULL);
+	return rc == SQLITE_OK ? STORE_OK
+	                       : store_sqlite_fail(s, rc, "setting synchronous", err);
+}

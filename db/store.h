@@ -82,6 +82,17 @@ store_rc store_open(const char *path, store **out, store_error *err);
 /* Closes s (NULL is fine). */
 void store_close(store *s);
 
+/*
+ * How hard a commit waits for the disk.  STORE_SYNC_FULL (the default):
+ * a move whose append returned survives a crash of the program and a
+ * power cut.  STORE_SYNC_NORMAL: it survives the program being killed,
+ * but a power cut may undo the last moves (never corrupting the file);
+ * commits then skip the fsync and are several times faster on slow
+ * disks.
+ */
+typedef enum store_sync { STORE_SYNC_FULL, STORE_SYNC_NORMAL } store_sync;
+store_rc store_set_sync(store *s, store_sync sync, store_error *err);
+
 /* How long to wait for another writer's lock before STORE_BUSY
  * (STORE_BUSY_TIMEOUT_MS unless set). */
 void store_set_busy_timeout(store *s, int ms);
