@@ -1,7 +1,7 @@
 /*
  * admin.c - "buffertime admin [--db FILE] COMMAND ARGS": the operator's
  * hands on the games database (db/store.h).  COMMAND is one of create,
- * list, show, export, import, revoke, backup and check.
+ * list, show, export, import, revoke, link, backup and check.
  *
  * Every command goes through the same three steps: its arguments are
  * parsed into a job (typed values: a checked game id, a seat, a replayed
@@ -26,6 +26,7 @@
 #include "cli.h"
 #include "record.h"
 #include "store.h"
+#include "token.h"
 #include "view.h"
 
 #ifndef BT_DEFAULT_DB
@@ -53,6 +54,8 @@ typedef struct job {
 	store_new_game ng;              /* create; ng.emails for import too */
 	int nnames, nemails;
 	const char *path;               /* backup FILE */
+	const char *key_file;           /* link --key-file */
+	const char *base_url;           /* link --base-url */
 	bt_replay *replay;              /* import: the record, replayed */
 } job;
 
@@ -227,6 +230,23 @@ static const char *set_force(job *j, const char *val)
 	return NULL;
 }
 
+static const char *set_key_file(job *j, const char *val)
+{
+	j->key_file = val;
+	return NULL;
+}
+
+static const char *set_base_url(job *j, const char *val)
+{
+	size_t n = strlen(val);
+
+	if (n < 8 || n > 400 || val[n - 1] != '/' ||
+	    (strncmp(val, "http://", 7) && strncmp(val, "https://", 8)))
+		return " must be an http:// or https:// URL ending in /";
+	j->base_url = val;
+	return NULL;
+}
+
 static const opt create_opts[] = {
 	{ "--players", 1, set_players },
 	{ "--first", 1, set_first },
@@ -244,6 +264,10 @@ static const opt export_opts[] = {
 };
 static const opt import_opts[] = {
 	{ "--email", 1, set_email }, { NULL, 0, NULL }
+};
+static const opt link_opts[] = {
+	{ "--key-file", 1, set_key_file }, { "--base-url", 1, set_base_url },
+	{ NULL, 0, NULL }
 };
 static const opt no_opts[] = { { NULL, 0, NULL } };
 
@@ -287,6 +311,27 @@ static int check_revoke(job *j)
 	if ((j->seat = parse_seat(j->pos[1])) == 0)
 		return usage_error(j->cmd, "SEAT must be a seat from 1 to 6",
 		                   "");
+	return 0;
+}
+
+static int check_link(job *j)
+{
+	struct stat st;
+	int rc = check_revoke(j);
+
+	if (rc != 0)
+		return rc;
+	if (!j->key_file || !j->base_url)
+		return usage_error(j->cmd, "--key-file and --base-url are "
+		                   "required", "");
+	/* The server's key must exist: a new one would make links that
+	 * the server refuses. */
+	if (stat(j->key_file, &st) != 0) {
+		fprintf(stderr, "buffertime admin link: %s: %s (the server "
+		        "creates its key on first start)\n", j->key_file,
+		        strerror(errno));
+		return 1;
+	}
 	return 0;
 }
 
@@ -515,6 +560,39 @@ static int run_revoke(store *s, job *j)
 	return flush_out();
 }
 
+/* Prints the seat's personal link for its current token generation, to
+ * pass on again (after a revoke, or a lost email). */
+static int run_link(store *s, job *j)
+{
+	static store_game g;
+	char why[256], tok[TOKEN_TEXT_SIZE];
+	store_error e;
+	token_keys k;
+
+	if (store_load(s, j->id, &g, &e) != STORE_OK)
+		return store_fail(&e);
+	if (j->seat > g.players) {
+		fprintf(stderr, "buffertime admin link: the game has %d "
+		        "seats\n", g.players);
+		return 1;
+	}
+	if (token_keys_load(j->key_file, &k, why, sizeof why) != TOKEN_OK) {
+		fprintf(stderr, "buffertime admin link: %s\n", why);
+		return 1;
+	}
+	token_rc rc = token_make(&k, j->id, j->seat,
+	                         g.seats[j->seat - 1].token_gen, tok,
+	                         sizeof tok);
+	token_keys_wipe(&k);
+	if (rc != TOKEN_OK) {
+		fprintf(stderr, "buffertime admin link: %s\n",
+		        token_rc_text(rc));
+		return 1;
+	}
+	printf("%sg/%s?t=%s\n", j->base_url, j->id, tok);
+	return flush_out();
+}
+
 /* A backup never replaces a file: it may be the only good copy. */
 static int run_backup(store *s, job *j)
 {
@@ -571,6 +649,8 @@ static const command commands[] = {
 	  { "FILE", NULL }, check_import, run_import },
 	{ "revoke", "revoke GAME SEAT", no_opts, { "GAME", "SEAT" },
 	  check_revoke, run_revoke },
+	{ "link", "link GAME SEAT --key-file FILE --base-url URL", link_opts,
+	  { "GAME", "SEAT" }, check_link, run_link },
 	{ "backup", "backup FILE", no_opts, { "FILE", NULL }, check_backup,
 	  run_backup },
 	{ "check", "check", no_opts, { NULL, NULL }, NULL, run_check },

@@ -426,6 +426,34 @@ check "BUFFERTIME_DB: game not listed" grep -q "^$env_id " out
 run_env "BUFFERTIME_DB=$tmp/env.db" admin --db "$db" list
 same "--db does not win over BUFFERTIME_DB" list6 out
 
+# ---- link -----------------------------------------------------------------
+
+run admin --db "$db" create --players 3
+expect_rc "create for link" 0 && expect_id "create for link"
+link_id=$id
+head -c 32 /dev/urandom >"$tmp/server.key" && chmod 600 "$tmp/server.key"
+run admin --db "$db" link "$link_id" 2 --key-file "$tmp/server.key" \
+	--base-url http://127.0.0.1:8080/play/
+expect_rc "link" 0
+check "link is not BASE/g/ID?t=TOKEN" \
+	grep -Eq "^http://127\.0\.0\.1:8080/play/g/$link_id\?t=[A-Za-z0-9_-]{70,}\$" out
+cp out link1
+run admin --db "$db" revoke "$link_id" 2
+expect_rc "revoke before link" 0
+run admin --db "$db" link "$link_id" 2 --key-file "$tmp/server.key" \
+	--base-url http://127.0.0.1:8080/play/
+check "a revoked seat's link did not change" sh -c '! cmp -s out link1'
+run admin --db "$db" link "$link_id" 4 --key-file "$tmp/server.key" \
+	--base-url http://127.0.0.1:8080/
+expect_rc "link to seat 4 of 3" 1
+run admin --db "$db" link "$link_id" 1 --key-file "$tmp/no.key" \
+	--base-url http://127.0.0.1:8080/
+expect_rc "link without the server's key" 1
+check "a key file was made up" [ ! -e "$tmp/no.key" ]
+run admin --db "$db" link "$link_id" 1 --key-file "$tmp/server.key" \
+	--base-url ftp://x/
+expect_rc "link with a bad base URL" 2
+
 # ---- usage ----------------------------------------------------------------
 
 for args in "" "bogus" "--db" "--db $db" "--db $db bogus" "--db $db list x" \

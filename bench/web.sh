@@ -1,0 +1,319 @@
+#!/usr/bin/env bash
+# web.sh - what the web stack serves, with wrk on loopback against nginx
+# and buffertime.fcgi with 2 workers, next to two ceilings measured in the
+# same run.  Prints numbers only: slowness is never a failure (an error
+# is: exit 1).
+#
+#   bench/web.sh [BUILDDIR]
+#
+# BUILDDIR (default .) holds buffertime.fcgi and, if make check built it,
+# bench/bare_fcgi; otherwise bare_fcgi is compiled here from
+# bench/bare_fcgi.c with cc -lfcgi.  The environment may change:
+#   BENCH_SECS (10)  each wrk run;  BENCH_CONNS (32)  BENCH_THREADS (2)
+#   BENCH_RSS_REQUESTS (100000)  requests between the two RSS readings
+#
+# Measured, all through nginx (one worker process, access log off):
+#   table   GET of a seat's table page (a 3-player game after a few moves)
+#   stale   POST of an action form whose seq is outdated: the whole POST
+#           path (form decoding, CSRF check, loading the game, the seq
+#           compare, the 303) without a write; wrk, 32 connections
+#   play    the real thing, one game per connection (wrk Lua, as many
+#           threads as connections): create a game, open the 3 links,
+#           then GET the table of the seat to move and POST one of its
+#           forms, again and again, new games as games end.  Legal
+#           actions/s counts accepted POSTs only; each is an fsync'ed
+#           SQLite append (synchronous=FULL) after its GET
+#   static  nginx serving a file of the table page's size (ceiling)
+#   bare    bench/bare_fcgi, 2 workers, returning that page (ceiling)
+#   RSS     of each worker before and after BENCH_RSS_REQUESTS table GETs
+set -u
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+src=$(cd "$here/.." && pwd)
+build=$(cd "${1:-.}" && pwd) || exit 1
+fcgi=${BUFFERTIME_FCGI:-$build/buffertime.fcgi}
+secs=${BENCH_SECS:-10}
+conns=${BENCH_CONNS:-32}
+threads=${BENCH_THREADS:-2}
+rss_requests=${BENCH_RSS_REQUESTS:-100000}
+
+die() {
+	echo "bench/web.sh: $*" >&2
+	exit 1
+}
+
+command -v wrk >/dev/null || die "wrk is not installed (scripts/install-deps)"
+command -v curl >/dev/null || die "curl is not installed"
+[ -x "$fcgi" ] || die "$fcgi is not built"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bt-webbench.XXXXXX") || exit 1
+cleanup() {
+	bash "$src/scripts/web" down "$tmp/run" >/dev/null 2>&1
+	bash "$src/scripts/web" down "$tmp/bare" >/dev/null 2>&1
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT TERM
+
+bare=$build/bench/bare_fcgi
+if [ ! -x "$bare" ]; then
+	bare=$tmp/bare_fcgi
+	cc -O2 -o "$bare" "$src/bench/bare_fcgi.c" -lfcgi ||
+		die "cannot compile bench/bare_fcgi.c (libfcgi-dev)"
+fi
+
+# The static files, plus the copy of the table page nginx serves.
+mkdir -p "$tmp/www"
+cp -R "$src/www/." "$tmp/www/"
+
+url=$(bash "$src/scripts/web" up "$tmp/run" --fcgi "$fcgi" --templates "$src/templates" \
+	--www "$tmp/www" --workers 2 --access-log off 2>"$tmp/up.err") ||
+	{ cat "$tmp/up.err" >&2; die "scripts/web up failed"; }
+
+# A game, its seat links, and a few moves so that the table is typical.
+curl -s --max-time 10 -o "$tmp/created.html" -d \
+	'players=3&name1=Beckett&name2=Brad&name3=Tendi&first=1' "${url}new" ||
+	die "cannot create a game"
+mapfile -t links < <(grep -o "${url}g/[A-Za-z0-9_-]\\{22\\}?t=[A-Za-z0-9_-]*" \
+	"$tmp/created.html" | awk '!seen[$0]++')
+[ "${#links[@]}" -eq 3 ] || die "the created page has ${#links[@]} links, not 3"
+game=${links[0]#"${url}g/"}
+game=${game%%\?*}
+for s in 1 2 3; do
+	curl -s --max-time 10 -o /dev/null -c "$tmp/jar$s" "${links[$((s - 1))]}" ||
+		die "cannot open seat $s's link"
+done
+cookie() {
+	awk -v n="bt_$game" '$6 == n { print n "=" $7 }' "$tmp/jar$1"
+}
+
+# first_form SEAT: the first action form on the seat's table, as
+# "URL<tab>BODY"; the work form first if there is one.
+first_form() {
+	curl -s --max-time 10 -b "$tmp/jar$1" "${url}g/$game" >"$tmp/page.html"
+	awk '
+		/<form class="act/ { inf = 1; body = ""; act = "" }
+		inf && match($0, /action="[^"]*"/) && act == "" {
+			act = substr($0, RSTART + 8, RLENGTH - 9) }
+		inf && /<input type="hidden"/ {
+			n = $0; sub(/.*name="/, "", n); sub(/".*/, "", n)
+			v = $0; sub(/.*value="/, "", v); sub(/".*/, "", v)
+			body = body (body == "" ? "" : "&") n "=" v }
+		inf && /<\/form>/ { inf = 0
+			if (body ~ /action=work/) { print act "\t" body; done = 1; exit }
+			if (first == "") first = act "\t" body }
+		END { if (!done && first != "") print first }' "$tmp/page.html"
+}
+for _ in $(seq 6); do
+	for s in 1 2 3; do
+		f=$(first_form "$s")
+		[ -n "$f" ] || continue
+		curl -s --max-time 10 -o /dev/null -b "$tmp/jar$s" -d "${f#*$'\t'}" \
+			"${url%/}${f%%$'\t'*}"
+		break
+	done
+done
+# The seat to move now, and a form of theirs that is about to be stale.
+for s in 1 2 3; do
+	f=$(first_form "$s")
+	[ -n "$f" ] && break
+done
+[ -n "$f" ] || die "nobody has a form to post"
+table_cookie=$(cookie "$s")
+stale_url=${url%/}${f%%$'\t'*}
+stale_body=${f#*$'\t'}
+curl -s --max-time 10 -o /dev/null -b "$tmp/jar$s" -d "$stale_body" "$stale_url"
+code=$(curl -s --max-time 10 -o /dev/null -w '%{http_code} %{redirect_url}' \
+	-b "$tmp/jar$s" -d "$stale_body" "$stale_url")
+case $code in
+*"m=stale"*) ;;
+*) die "the stale form did not get ?m=stale: $code" ;;
+esac
+curl -s --max-time 10 -b "$tmp/jar$s" -o "$tmp/table.html" "${url}g/$game"
+size=$(wc -c <"$tmp/table.html")
+cp "$tmp/table.html" "$tmp/www/bench-page.html"
+
+# wrk_run NAME ARGS...: runs wrk; prints "NAME: R req/s, p99 L (N
+# requests, non-2xx/3xx K)".
+wrk_run() {
+	local name=$1
+	shift
+	wrk -t"$threads" -c"$conns" -d"${secs}s" --latency "$@" >"$tmp/wrk.out" 2>&1 ||
+		die "wrk failed: $(cat "$tmp/wrk.out")"
+	awk -v name="$name" '
+		/Requests\/sec:/ { rps = $2 }
+		/^ +99%/ { p99 = $2 }
+		/requests in/ { n = $1 }
+		/Non-2xx or 3xx/ { bad = $NF }
+		END { printf "%-8s %9.0f req/s   p99 %-9s (%s requests%s)\n", name ":",
+		      rps, p99, n, bad ? ", " bad " non-2xx/3xx" : "" }' "$tmp/wrk.out"
+	sed -n 's/^ *Socket errors: /    socket errors: /p' "$tmp/wrk.out"
+}
+rps_of() {
+	awk '/Requests\/sec:/ { print int($2) }' "$tmp/wrk.out"
+}
+
+cat >"$tmp/post.lua" <<EOF
+wrk.method = "POST"
+wrk.body = "$stale_body"
+wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
+wrk.headers["Cookie"] = "$table_cookie"
+EOF
+
+# One game per connection: a state machine per wrk thread (-t = -c).
+cat >"$tmp/play.lua" <<'EOF'
+local state, seat, game, form_path, form_body = "create", 1, nil, nil, nil
+local cookies, links, misses = {}, {}, 0
+posts, games, refused = 0, 0, 0
+local threads = {}
+
+function setup(thread)
+	table.insert(threads, thread)
+end
+
+local function hidden_fields(f)
+	local t = {}
+	for n, v in f:gmatch('<input type="hidden" name="([^"]*)" value="([^"]*)"') do
+		t[#t + 1] = n .. "=" .. v
+	end
+	for n, opts in f:gmatch('<select name="([^"]*)">(.-)</select>') do
+		local pick, i, want = nil, 0, tonumber(n:match("^o(%d)$"))
+		for v, sel in opts:gmatch('<option value="([^"]*)"([^>]*)>') do
+			i = i + 1
+			if sel:find("selected") then pick = v; break end
+			if pick == nil or (want and i == want) then pick = v end
+		end
+		if pick then t[#t + 1] = n .. "=" .. pick end
+	end
+	return table.concat(t, "&")
+end
+
+function request()
+	if state == "create" then
+		return wrk.format("POST", "/new",
+			{ ["Content-Type"] = "application/x-www-form-urlencoded" },
+			"players=3&name1=A&name2=B&name3=C&first=1")
+	elseif state == "join" then
+		return wrk.format("GET", links[seat])
+	elseif state == "post" then
+		return wrk.format("POST", form_path,
+			{ ["Content-Type"] = "application/x-www-form-urlencoded",
+			  ["Cookie"] = cookies[seat] }, form_body)
+	else
+		return wrk.format("GET", "/g/" .. game, { ["Cookie"] = cookies[seat] })
+	end
+end
+
+function response(status, headers, body)
+	if state == "create" then
+		links = {}
+		for l in body:gmatch('href="https?://[^/"]*(/g/[^"]*%?t=[^"]*)"') do
+			if links[#links] ~= l then links[#links + 1] = l end
+		end
+		game = links[1] and links[1]:match("/g/([^?]*)")
+		if game then state, seat, games = "join", 1, games + 1 end
+	elseif state == "join" then
+		local c = headers["Set-Cookie"] or ""
+		cookies[seat] = c:match("^([^;]*)")
+		seat = seat + 1
+		if seat > 3 then state, seat, misses = "table", 1, 0 end
+	elseif state == "post" then
+		local loc = headers["Location"] or ""
+		if status == 303 and not loc:find("m=") then
+			posts = posts + 1
+		else
+			refused = refused + 1
+		end
+		state = "table"
+	else
+		local forms = {}
+		for f in body:gmatch('<form class="act.-</form>') do
+			forms[#forms + 1] = f
+		end
+		if #forms == 0 then
+			-- not this seat's turn, or the game is over
+			misses = misses + 1
+			seat = seat % 3 + 1
+			if misses > 3 then state = "create" end
+		else
+			misses = 0
+			local f = forms[math.random(#forms)]
+			form_path = f:match('action="([^"]*)"')
+			form_body = hidden_fields(f)
+			state = "post"
+		end
+	end
+end
+
+function done(summary, latency, requests)
+	local p, g, r = 0, 0, 0
+	for _, t in ipairs(threads) do
+		p = p + t:get("posts")
+		g = g + t:get("games")
+		r = r + t:get("refused")
+	end
+	local s = summary.duration / 1e6
+	io.write(string.format("PLAY %d %d %d %.3f\n", p, g, r, s))
+end
+EOF
+
+worker_pids() {
+	local sid
+	read -r sid _ <"$1/fcgi.pid"
+	for f in /proc/[0-9]*/stat; do
+		{ read -r line <"$f"; } 2>/dev/null || continue
+		rest=${line##*) }
+		set -- $rest
+		p=${f#/proc/}
+		p=${p%/stat}
+		[ "$4" = "$sid" ] && [ "$p" != "$sid" ] && echo "$p"
+	done
+}
+rss() {
+	for p in $(worker_pids "$tmp/run"); do
+		printf '%s:%s kB ' "$p" "$(awk '/^VmRSS/ { print $2 }' "/proc/$p/status")"
+	done
+}
+
+echo "web bench: wrk -t$threads -c$conns -d${secs}s, nginx + 2 FastCGI workers," \
+	"$(getconf _NPROCESSORS_ONLN) cores; the table page is $size bytes"
+rss_before=$(rss)
+
+wrk_run table -H "Cookie: $table_cookie" "${url}g/$game"
+table_rps=$(rps_of)
+wrk_run stale -s "$tmp/post.lua" "$stale_url"
+
+wrk -t"$conns" -c"$conns" -d"${secs}s" --latency -s "$tmp/play.lua" "$url" \
+	>"$tmp/wrk.out" 2>&1 || die "wrk (play) failed: $(cat "$tmp/wrk.out")"
+awk -v c="$conns" '
+	/^PLAY / { p = $2; g = $3; r = $4; s = $5 }
+	/Requests\/sec:/ { rps = $2 }
+	/^ +99%/ { p99 = $2 }
+	END { printf "play:    %9.0f legal actions/s (%d accepted POSTs, %d refused, %d games; wrk -t%d -c%d)\n", s ? p / s : 0, p, r, g, c, c
+	      printf "         %9.0f req/s of all requests (a GET before each POST, new games), p99 %s\n", rps, p99 }' "$tmp/wrk.out"
+
+wrk_run static "${url}static/bench-page.html"
+echo "RSS of the workers: at the start $rss_before; after these runs $(rss)"
+bash "$src/scripts/web" down "$tmp/run" >/dev/null 2>&1 || true
+
+bare_url=$(bash "$src/scripts/web" up "$tmp/bare" --responder "$bare $tmp/table.html" \
+	--www "$tmp/www" --workers 2 --access-log off 2>"$tmp/up.err") ||
+	{ cat "$tmp/up.err" >&2; die "scripts/web up (bare_fcgi) failed"; }
+wrk_run bare "${bare_url}g/$game"
+bare_rps=$(rps_of)
+bash "$src/scripts/web" down "$tmp/bare" >/dev/null 2>&1 || true
+awk -v t="$table_rps" -v b="$bare_rps" 'BEGIN { if (b > 0)
+	printf "table / bare: %.0f%% of the bare responder\n", 100 * t / b }'
+
+# Memory: a fresh start, RSS, BENCH_RSS_REQUESTS table GETs, RSS.
+url=$(bash "$src/scripts/web" up "$tmp/run" --fcgi "$fcgi" --templates "$src/templates" \
+	--www "$tmp/www" --workers 2 --access-log off 2>"$tmp/up.err") ||
+	{ cat "$tmp/up.err" >&2; die "scripts/web up (again) failed"; }
+curl -s --max-time 10 -o /dev/null -H "Cookie: $table_cookie" "${url}g/$game"
+rss_before=$(rss)
+d=$(awk -v n="$rss_requests" -v r="$table_rps" 'BEGIN {
+	d = r > 0 ? int(n / r * 1.15) + 1 : 30; print d < 2 ? 2 : d }')
+wrk -t"$threads" -c"$conns" -d"${d}s" -H "Cookie: $table_cookie" "${url}g/$game" \
+	>"$tmp/wrk.out" 2>&1 || die "wrk (RSS) failed"
+n=$(awk '/requests in/ { print $1 }' "$tmp/wrk.out")
+echo "RSS of the workers: before $rss_before; after $n table GETs $(rss)"

@@ -1,0 +1,23 @@
+/*
+ * cardview.h - cards drawn as cards (templates/card.html): type, name
+ * and the rulebook's icons (Target, Effort, Officer, Leisure) with the
+ * values the engine's card table gives.
+ */
+#ifndef BT_CARDVIEW_H
+#define BT_CARDVIEW_H
+
+#include "web.h"
+
+/* Appends card c, with the HTML form_html (built by forms.c; NULL for
+ * none) and note (plain text, NULL for none) inside it, to o.  Returns
+ * WEB_OK or WEB_INTERNAL (logged). */
+web_err card_draw(web *w, out *o, bt_card c, const char *form_html,
+                  const char *note);
+
+/* Appends the cards c[0..n-1], in that order, to o. */
+web_err cards_draw(web *w, out *o, const bt_card *c, int n);
+
+/* What an Ability card's kind does, in words ("" for other cards). */
+const char *card_kind_text(bt_card c);
+
+#endif

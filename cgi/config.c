@@ -1,0 +1,254 @@
+/*
+ * config.c - the settings file and its checks.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+
+#ifndef BT_DEFAULT_DB
+#define BT_DEFAULT_DB "buffertime.db"
+#endif
+#ifndef BT_TEMPLATE_DIR
+#define BT_TEMPLATE_DIR "templates"
+#endif
+
+typedef enum conf_type { CONF_TEXT, CONF_INT } conf_type;
+
+/* The keys of the file: one line each. */
+static const struct {
+	const char *name;
+	conf_type type;
+	size_t off;        /* offset in conf */
+	size_t size;       /* CONF_TEXT: buffer size */
+	long min, max;     /* CONF_INT: range */
+} keys[] = {
+	{ "base_url", CONF_TEXT, offsetof(conf, base_url),
+	  sizeof(((conf *)0)->base_url), 0, 0 },
+	{ "db", CONF_TEXT, offsetof(conf, db), sizeof(((conf *)0)->db), 0, 0 },
+	{ "key_file", CONF_TEXT, offsetof(conf, key_file),
+	  sizeof(((conf *)0)->key_file), 0, 0 },
+	{ "listen", CONF_TEXT, offsetof(conf, listen),
+	  sizeof(((conf *)0)->listen), 0, 0 },
+	{ "workers", CONF_INT, offsetof(conf, workers), 0, 1,
+	  CONF_WORKERS_MAX },
+	{ "templates", CONF_TEXT, offsetof(conf, templates),
+	  sizeof(((conf *)0)->templates), 0, 0 },
+	{ "mail_from", CONF_TEXT, offsetof(conf, mail_from),
+	  sizeof(((conf *)0)->mail_from), 0, 0 },
+};
+
+enum { NKEYS = sizeof keys / sizeof keys[0], CONF_LINE_MAX = 2048 };
+
+/* Copies s into dst (size bytes) or fails if it does not fit. */
+static int copy(char *dst, size_t size, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n >= size)
+		return -1;
+	memcpy(dst, s, n + 1);
+	return 0;
+}
+
+void conf_defaults(conf *c)
+{
+	memset(c, 0, sizeof *c);
+	copy(c->base_url, sizeof c->base_url, "http://127.0.0.1:8080/");
+	copy(c->db, sizeof c->db, BT_DEFAULT_DB);
+	copy(c->listen, sizeof c->listen, "127.0.0.1:9000");
+	c->workers = 2;
+	copy(c->templates, sizeof c->templates, BT_TEMPLATE_DIR);
+	copy(c->mail_from, sizeof c->mail_from, "buffertime@localhost");
+}
+
+/* Parses a decimal in [min, max]. */
+static int parse_long(const char *s, long min, long max, long *v)
+{
+	char *end;
+
+	errno = 0;
+	long n = strtol(s, &end, 10);
+	if (errno || end == s || *end || n < min || n > max)
+		return -1;
+	*v = n;
+	return 0;
+}
+
+int conf_set(conf *c, const char *key, const char *value, char *why,
+             size_t cap)
+{
+	for (size_t i = 0; i < NKEYS; i++) {
+		if (strcmp(keys[i].name, key) != 0)
+			continue;
+		char *field = (char *)c + keys[i].off;
+		if (keys[i].type == CONF_INT) {
+			long v;
+			if (parse_long(value, keys[i].min, keys[i].max, &v)) {
+				snprintf(why, cap, "%s must be a number from "
+				         "%ld to %ld", key, keys[i].min,
+				         keys[i].max);
+				return -1;
+			}
+			*(int *)(void *)field = (int)v;
+			return 0;
+		}
+		if (value[0] == '\0' || copy(field, keys[i].size, value)) {
+			snprintf(why, cap, "%s must be 1 to %zu bytes", key,
+			         keys[i].size - 1);
+			return -1;
+		}
+		return 0;
+	}
+	snprintf(why, cap, "unknown setting '%.40s'", key);
+	return -1;
+}
+
+/* Trims spaces at both ends of s in place; returns the start. */
+static char *trim(char *s)
+{
+	size_t n;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	n = strlen(s);
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	return s;
+}
+
+/* One line of the file: blank, "# comment" or "key = value". */
+static int conf_line(conf *c, char *line, char *why, size_t cap)
+{
+	char *s = trim(line), *eq;
+
+	if (*s == '\0' || *s == '#')
+		return 0;
+	eq = strchr(s, '=');
+	if (!eq) {
+		snprintf(why, cap, "expected 'key = value'");
+		return -1;
+	}
+	*eq = '\0';
+	return conf_set(c, trim(s), trim(eq + 1), why, cap);
+}
+
+int conf_load(conf *c, const char *path, char *why, size_t cap)
+{
+	char line[CONF_LINE_MAX], sub[CONF_WHY_MAX];
+	int no = 0, rc = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		snprintf(why, cap, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (rc == 0 && fgets(line, sizeof line, f)) {
+		no++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			snprintf(why, cap, "%s:%d: line too long", path, no);
+			rc = -1;
+		} else if (conf_line(c, line, sub, sizeof sub)) {
+			snprintf(why, cap, "%s:%d: %s", path, no, sub);
+			rc = -1;
+		}
+	}
+	if (rc == 0 && ferror(f)) {
+		snprintf(why, cap, "%s: read error", path);
+		rc = -1;
+	}
+	fclose(f);
+	return rc;
+}
+
+/* base_url: http(s)://host[:port]/path/ with nothing odd in it; derives
+ * prefix and secure, and adds the final '/' if missing. */
+static int check_url(conf *c, char *why, size_t cap)
+{
+	const char *u = c->base_url, *host, *path;
+	size_t n = strlen(u);
+
+	c->secure = strncmp(u, "https://", 8) == 0;
+	if (!c->secure && strncmp(u, "http://", 7) != 0)
+		goto bad;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)u[i] <= ' ' || u[i] == 0x7f || u[i] == '"' ||
+		    u[i] == '<' || u[i] == '>' || u[i] == '\\' || u[i] == '?' ||
+		    u[i] == '#' || u[i] == ';' || u[i] == '\'')
+			goto bad;
+	host = u + (c->secure ? 8 : 7);
+	path = strchr(host, '/');
+	if (path == host)
+		goto bad;
+	if (!path || u[n - 1] != '/') {
+		if (n + 1 >= sizeof c->base_url)
+			goto bad;
+		c->base_url[n] = '/';
+		c->base_url[n + 1] = '\0';
+		if (!path)
+			path = c->base_url + n;
+	}
+	copy(c->prefix, sizeof c->prefix, path);
+	return 0;
+bad:
+	snprintf(why, cap, "base_url must look like http://HOST[:PORT]/"
+	         "[PATH/] or https://..., not '%.200s'", u);
+	return -1;
+}
+
+/* listen: "unix:/absolute/path", "HOST:PORT", "stdin" or "systemd". */
+static int check_listen(const conf *c, char *why, size_t cap)
+{
+	const char *l = c->listen, *colon = strrchr(l, ':');
+	long port;
+
+	if (strcmp(l, "stdin") == 0 || strcmp(l, "systemd") == 0)
+		return 0;
+	if (strncmp(l, "unix:", 5) == 0 && l[5] == '/')
+		return 0;
+	if (colon && colon > l && strncmp(l, "unix:", 5) != 0 &&
+	    parse_long(colon + 1, 1, 65535, &port) == 0)
+		return 0;
+	snprintf(why, cap, "listen must be unix:/PATH, HOST:PORT (e.g. "
+	         "127.0.0.1:9000), stdin or systemd, not '%.200s'", l);
+	return -1;
+}
+
+/* Unless set, the key lives beside the database: DIR/server.key. */
+static int default_key_file(conf *c, char *why, size_t cap)
+{
+	const char *slash = strrchr(c->db, '/');
+	int n;
+
+	if (c->key_file[0] != '\0')
+		return 0;
+	if (slash)
+		n = snprintf(c->key_file, sizeof c->key_file, "%.*s/server.key",
+		             (int)(slash - c->db), c->db);
+	else
+		n = snprintf(c->key_file, sizeof c->key_file, "server.key");
+	if (n < 0 || (size_t)n >= sizeof c->key_file) {
+		snprintf(why, cap, "the database path is too long for a "
+		         "key_file beside it: set key_file");
+		return -1;
+	}
+	return 0;
+}
+
+int conf_finish(conf *c, char *why, size_t cap)
+{
+	if (default_key_file(c, why, cap))
+		return -1;
+	if (check_url(c, why, cap) || check_listen(c, why, cap))
+		return -1;
+	if (c->workers < 1 || c->workers > CONF_WORKERS_MAX) {
+		snprintf(why, cap, "workers must be 1 to %d",
+		         CONF_WORKERS_MAX);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,59 @@
+/*
+ * config.h - the FastCGI program's settings: a small "key = value" file,
+ * then command-line flags over it.
+ *
+ *	# buffertime.conf
+ *	base_url  = https://example.org/buffertime/
+ *	db        = /var/lib/buffertime/buffertime.db
+ *	key_file  = /var/lib/buffertime/server.key  (default: beside db)
+ *	listen    = unix:/run/buffertime/fcgi.sock   (or 127.0.0.1:9000)
+ *	workers   = 2
+ *	templates = /usr/local/share/buffertime/templates
+ *	mail_from = buffertime@example.org
+ *
+ * Every key has a default; conf_finish() checks the whole and derives the
+ * path prefix of base_url.  Errors are one line for people, naming the
+ * file and line or the flag.  The server key itself is never read here.
+ */
+#ifndef BT_CONFIG_H
+#define BT_CONFIG_H
+
+#include <stddef.h>
+
+enum {
+	CONF_URL_MAX = 512,       /* bytes of base_url */
+	CONF_PATH_MAX = 1024,     /* bytes of a file path */
+	CONF_WORKERS_MAX = 64,
+	CONF_WHY_MAX = 1200       /* a comfortable size for `why` */
+};
+
+typedef struct conf {
+	char base_url[CONF_URL_MAX + 1];   /* ends with '/' */
+	char prefix[CONF_URL_MAX + 1];     /* its path: "/" or "/bt/" */
+	int secure;                        /* base_url is https: */
+	char db[CONF_PATH_MAX + 1];
+	char key_file[CONF_PATH_MAX + 1];
+	char listen[CONF_PATH_MAX + 1];    /* "unix:/path", "HOST:PORT" or
+	                                    * "stdin" (spawn-fcgi, systemd) */
+	int workers;
+	char templates[CONF_PATH_MAX + 1];
+	char mail_from[CONF_URL_MAX + 1];
+} conf;
+
+/* Fills c with the defaults (BT_DEFAULT_DB, BT_TEMPLATE_DIR...). */
+void conf_defaults(conf *c);
+
+/* Sets key (a name of the file format) to value.  Returns 0, or -1 with
+ * why (cap bytes) saying what is wrong with it. */
+int conf_set(conf *c, const char *key, const char *value, char *why,
+             size_t cap);
+
+/* Reads the file at path over c.  Returns 0, or -1 with why naming the
+ * file and line. */
+int conf_load(conf *c, const char *path, char *why, size_t cap);
+
+/* Checks c as a whole and derives prefix and secure.  Returns 0 or -1
+ * with why. */
+int conf_finish(conf *c, char *why, size_t cap);
+
+#endif

@@ -1,0 +1,260 @@
+/*
+ * forms.c - one form per legal action, with its choices.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "describe.h"
+#include "forms.h"
+#include "vals.h"
+
+enum { OPTS_MAX = BT_HANDABLE_COUNT + BT_MAX_PLAYERS };
+
+/* A choice a kind asks for: which arg[] it fills and how it is shown. */
+typedef struct choice {
+	const char *field, *label;
+	int seat;                   /* 1: a seat number, 0: a card */
+} choice;
+
+/* Per Ability kind: the form's action word, its choices (arg1, arg2) and
+ * a note; kinds without a row are plain "special" plays. */
+static const struct {
+	const char *action, *button, *note;
+	int nchoices;
+	choice c[FORMS_ARGS];
+} kinds[BT_KIND__MAX] = {
+	[BT_COVER_STORY] = { "special", NULL, NULL, 1,
+		{ { "arg1", "Officer", 0 } } },
+	[BT_SCALE_BACK] = { "special", NULL, NULL, 1,
+		{ { "arg1", "Side Project", 0 } } },
+	[BT_HAND_OFF] = { "special", NULL, NULL, 2,
+		{ { "arg1", "Card to give", 0 }, { "arg2", "to", 1 } } },
+	[BT_SENSOR_SWEEP] = { "look", "Look at the top of the Shift Deck",
+		"Once you look you must finish: you choose the order next.",
+		0, { { NULL, NULL, 0 } } },
+};
+
+/* The options of one select, as the select template reads them. */
+typedef struct opts {
+	int n, sel;                      /* sel: the one preselected, or -1 */
+	char value[OPTS_MAX][8];
+	char text[OPTS_MAX][DESCRIBE_MAX / 4];
+} opts;
+
+static const char *opt_row(void *ctx, int key, int i)
+{
+	const opts *o = ctx;
+
+	if (i < 0 || i >= o->n)
+		return NULL;
+	switch (key) {
+	case K_opt_value: return o->value[i];
+	case K_opt_text: return o->text[i];
+	case K_opt_sel: return i == o->sel ? " selected" : "";
+	default: return NULL;
+	}
+}
+
+static web_err render(web *w, web_tpl t, out *o, vals *v, const char *what)
+{
+	tmpl_data d = vals_data(v);
+	tmpl_rc rc = tmpl_render(w->tpl[t], o, &d);
+
+	if (rc == TMPL_OK)
+		return WEB_OK;
+	web_log(w, "forms", "%s: %s", what, tmpl_rc_text(rc));
+	return WEB_INTERNAL;
+}
+
+/* Appends a select named field to o. */
+static web_err select_draw(web *w, out *o, const char *field,
+                           const char *label, opts *op)
+{
+	vals v;
+
+	vals_init(&v);
+	vals_set(&v, K_sel_name, field);
+	vals_set(&v, K_sel_label, label);
+	vals_rows(&v, K_opt, op->n);
+	v.row = opt_row;
+	v.ctx = op;
+	return render(w, TPL_SELECT, o, &v, field);
+}
+
+/* What a form shows besides the fixed fields. */
+typedef struct form_spec {
+	const char *action, *card, *label, *cls, *note, *choices;
+} form_spec;
+
+static web_err form_draw(web *w, const forms *f, out *o, const form_spec *s)
+{
+	vals v;
+
+	vals_init(&v);
+	vals_set(&v, K_form_url, f->url);
+	vals_set(&v, K_csrf, f->csrf);
+	vals_set(&v, K_seq, f->seq);
+	vals_set(&v, K_action, s->action);
+	vals_set(&v, K_card, s->card);
+	vals_show(&v, K_has_card, s->card != NULL);
+	vals_set(&v, K_choices, s->choices);
+	vals_set(&v, K_form_label, s->label);
+	vals_set(&v, K_form_class, s->cls ? s->cls : s->action);
+	vals_set(&v, K_form_note, s->note);
+	vals_show(&v, K_has_note, s->note != NULL);
+	return render(w, TPL_FORM, o, &v, s->action);
+}
+
+void forms_percent(int num, int den, char *buf, size_t cap)
+{
+	long tenths = den > 0 ? ((long)num * 1000 + den / 2) / den : 0;
+
+	if (tenths % 10 == 0)
+		snprintf(buf, cap, "%ld%%", tenths / 10);
+	else
+		snprintf(buf, cap, "%ld.%ld%%", tenths / 10, tenths % 10);
+}
+
+web_err forms_init(web *w, int seat, forms *f)
+{
+	const store_game *g = &w->game;
+	int64_t gen = g->seats[seat - 1].token_gen;
+
+	f->seat = seat;
+	f->n = 0;
+	snprintf(f->url, sizeof f->url, "%sg/%s/act", w->cf->prefix, g->id);
+	snprintf(f->seq, sizeof f->seq, "%d", g->seq);
+	if (csrf_make(&w->keys, g->id, seat, gen, f->csrf, sizeof f->csrf)) {
+		web_log(w, __func__, "csrf_make failed for game %s", g->id);
+		return WEB_INTERNAL;
+	}
+	/* Nothing but the order is legal while a sweep is pending. */
+	if (g->state.turn == seat && g->sweep_card == BT_NO_CARD)
+		f->n = bt_legal(&g->state, f->legal, BT_MAX_LEGAL);
+	return WEB_OK;
+}
+
+web_err forms_turn(web *w, const forms *f, out *o, int *count)
+{
+	char pct[16], note[96];
+	int num, den;
+	web_err e = WEB_OK;
+
+	*count = 0;
+	for (int i = 0; i < f->n && e == WEB_OK; i++) {
+		form_spec s = { 0 };
+		if (f->legal[i].verb == BT_WORK) {
+			bt_risk(&w->game.state, f->seat, &num, &den);
+			forms_percent(num, den, pct, sizeof pct);
+			snprintf(note, sizeof note, "Chance of a reprimand: %s "
+			         "(%d in %d)", pct, num, den);
+			s = (form_spec){ "work", NULL, "Get to work",
+			                 "work primary", den ? note : NULL, "" };
+		} else if (f->legal[i].verb == BT_LOG) {
+			s = (form_spec){ "log", NULL, "Log the completed "
+			                 "assignment", "log primary", NULL, "" };
+		} else {
+			continue;
+		}
+		out_reset(&w->frag[2]);
+		e = form_draw(w, f, o, &s);
+		(*count)++;
+	}
+	return e;
+}
+
+/* The distinct values of arg[k] over the legal plays of card c, in the
+ * engine's order. */
+static void collect(web *w, const forms *f, bt_card c, int k,
+                    const choice *ch, opts *op)
+{
+	unsigned char seen[256] = { 0 };
+	char n[48];
+
+	op->n = 0;
+	op->sel = -1;
+	for (int i = 0; i < f->n && op->n < OPTS_MAX; i++) {
+		const bt_action *a = &f->legal[i];
+		if (a->card != c || a->nargs <= k || seen[a->arg[k]])
+			continue;
+		seen[a->arg[k]] = 1;
+		if (ch->seat) {
+			snprintf(op->value[op->n], sizeof op->value[0], "%d",
+			         a->arg[k]);
+			snprintf(op->text[op->n], sizeof op->text[0], "%s",
+			         describe_seat(&w->game, a->arg[k], n, sizeof n));
+		} else {
+			snprintf(op->value[op->n], sizeof op->value[0], "%s",
+			         bt_card_get(a->arg[k])->id);
+			describe_card(a->arg[k], op->text[op->n],
+			              sizeof op->text[0]);
+		}
+		op->n++;
+	}
+}
+
+web_err forms_card(web *w, const forms *f, bt_card c, out *o, int *any)
+{
+	static opts op;
+	const bt_card_info *k = bt_card_get(c);
+	char label[80];
+	form_spec s = { "special", k->id, label, NULL, NULL, NULL };
+	web_err e = WEB_OK;
+	int legal = 0;
+
+	*any = 0;
+	for (int i = 0; i < f->n && !legal; i++)
+		legal = f->legal[i].card == c;
+	if (!legal)
+		return WEB_OK;
+	snprintf(label, sizeof label, "Play %s", k->name);
+	out_reset(&w->frag[2]);
+	if (k->type == BT_TYPE_SIDE) {
+		s.action = "side";
+		s.label = "Start this Side Project";
+	} else if (kinds[k->kind].action) {
+		s.action = kinds[k->kind].action;
+		s.note = kinds[k->kind].note;
+		if (kinds[k->kind].button)
+			s.label = kinds[k->kind].button;
+		for (int j = 0; j < kinds[k->kind].nchoices && !e; j++) {
+			const choice *ch = &kinds[k->kind].c[j];
+			collect(w, f, c, j, ch, &op);
+			e = select_draw(w, &w->frag[2], ch->field, ch->label, &op);
+		}
+	}
+	s.choices = out_str(&w->frag[2]);
+	if (e == WEB_OK)
+		e = form_draw(w, f, o, &s);
+	*any = e == WEB_OK;
+	return e;
+}
+
+web_err forms_order(web *w, const forms *f, out *o)
+{
+	static opts op;
+	static const char *const fields[BT_SWEEP_CARDS] = { "o1", "o2", "o3" };
+	static const char *const labels[BT_SWEEP_CARDS] = {
+		"Top", "Second", "Third"
+	};
+	const bt_pile *d = &w->game.state.shift_deck;
+	int n = d->n < BT_SWEEP_CARDS ? d->n : BT_SWEEP_CARDS;
+	form_spec s = { "order", NULL, "Put them back in this order", NULL,
+	                NULL, NULL };
+	web_err e = WEB_OK;
+
+	out_reset(&w->frag[2]);
+	op.n = n;
+	for (int i = 0; i < n; i++) {
+		bt_card c = d->c[d->n - 1 - i];
+		snprintf(op.value[i], sizeof op.value[0], "%s",
+		         bt_card_get(c)->id);
+		describe_card(c, op.text[i], sizeof op.text[0]);
+	}
+	for (int i = 0; i < n && e == WEB_OK; i++) {
+		op.sel = i;      /* as they lie now */
+		e = select_draw(w, &w->frag[2], fields[i], labels[i], &op);
+	}
+	s.choices = out_str(&w->frag[2]);
+	return e == WEB_OK ? form_draw(w, f, o, &s) : e;
+}

@@ -1,0 +1,15 @@
+/*
+ * home.h - the new-game form, shared by GET PREFIX (empty) and a refused
+ * POST PREFIX new (filled in again, with the reason).
+ */
+#ifndef BT_HOME_H
+#define BT_HOME_H
+
+#include "web.h"
+
+/* Renders the form with status, its fields from filled (NULL: empty)
+ * and message (NULL: none) above it. */
+web_err home_render(web *w, int status, const form *filled,
+                    const char *message);
+
+#endif

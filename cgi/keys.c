@@ -1,0 +1,19 @@
+/*
+ * keys.c - the names tables of keys.h.
+ */
+#include "keys.h"
+
+#define WEB_KEY_NAME(n) #n,
+const char *const web_key_names[K__MAX] = { WEB_KEYS(WEB_KEY_NAME) };
+#undef WEB_KEY_NAME
+
+const char *const web_tpl_files[TPL__MAX] = {
+	[TPL_LAYOUT] = "layout.html",
+	[TPL_ERROR] = "error.html",
+	[TPL_HOME] = "home.html",
+	[TPL_CREATED] = "created.html",
+	[TPL_TABLE] = "table.html",
+	[TPL_CARD] = "card.html",
+	[TPL_FORM] = "form.html",
+	[TPL_SELECT] = "select.html",
+};

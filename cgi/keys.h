@@ -1,0 +1,72 @@
+/*
+ * keys.h - the names templates use: one enum of keys for every template
+ * (a key is a {{name}}), and the list of template files.  The X-macro
+ * keeps each enum and its names table in step: adding a key is one line.
+ */
+#ifndef BT_KEYS_H
+#define BT_KEYS_H
+
+#define WEB_KEYS(X) \
+	/* layout.html */ \
+	X(title) X(static_url) X(version) X(home_url) X(main) \
+	/* error.html */ \
+	X(err_title) X(err_text) X(has_hint) X(err_hint) X(request_id) \
+	X(has_back) X(back_url) \
+	/* home.html */ \
+	X(new_url) X(has_message) X(message) \
+	X(players_opt) X(players_value) X(players_sel) \
+	X(first_opt) X(first_value) X(first_text) X(first_sel) \
+	X(seat) X(seat_no) X(seat_name) X(seat_email) X(seat_minutes) \
+	X(seat_hand) X(seat_class) X(seat_note) \
+	/* created.html */ \
+	X(link) X(link_name) X(link_url) X(link_note) X(first_name) \
+	/* table.html */ \
+	X(round) X(rounds_max) X(turn_text) X(turn_class) \
+	X(has_notice) X(notice) X(notice_class) \
+	X(over) X(result_class) X(result_title) X(record_url) \
+	X(effort) X(target) X(effort_w) X(effort_class) \
+	X(officers) X(officers_max) X(pip) X(pip_class) \
+	X(leisure) X(goal) X(leisure_w) \
+	X(has_risk) X(risk_pct) X(risk_num) X(risk_den) X(risk_class) \
+	X(my_turn) X(turn_forms) X(sweeping) X(sweep_cards) X(sweep_form) \
+	X(you_name) X(you_seat) X(hand) X(has_hand) \
+	X(duty) X(has_duty) X(sides) X(has_sides) X(stack) X(has_stack) \
+	X(row) X(has_row) X(known) X(has_known) X(bottom) X(has_bottom) \
+	X(deck_assignment) X(deck_shift) X(deck_side) X(deck_ability) \
+	X(discard) X(set_aside) \
+	X(move) X(move_text) X(move_class) X(has_moves) X(table_url) \
+	/* card.html */ \
+	X(card_class) X(card_id) X(card_name) X(card_type) \
+	X(has_target) X(card_target) X(has_leisure) X(card_leisure) \
+	X(has_effort) X(card_effort) X(has_officers) X(card_officers) \
+	X(has_text) X(card_text) X(card_form) \
+	/* form.html */ \
+	X(form_url) X(csrf) X(seq) X(action) X(has_card) X(card) \
+	X(choices) X(form_label) X(form_class) X(has_note) X(form_note) \
+	/* select.html */ \
+	X(sel_label) X(sel_name) X(opt) X(opt_value) X(opt_text) X(opt_sel)
+
+#define WEB_KEY_ENUM(n) K_##n,
+typedef enum web_key { WEB_KEYS(WEB_KEY_ENUM) K__MAX } web_key;
+#undef WEB_KEY_ENUM
+
+/* The key names, indexed by web_key (for tmpl_compile). */
+extern const char *const web_key_names[K__MAX];
+
+/* The templates: one file each in the templates folder. */
+typedef enum web_tpl {
+	TPL_LAYOUT,    /* the page around every page */
+	TPL_ERROR,
+	TPL_HOME,      /* the new-game form */
+	TPL_CREATED,   /* every seat's link */
+	TPL_TABLE,     /* a game from one seat */
+	TPL_CARD,      /* one card, drawn */
+	TPL_FORM,      /* one action form */
+	TPL_SELECT,    /* one choice of a form */
+	TPL__MAX
+} web_tpl;
+
+/* File names, indexed by web_tpl ("layout.html"). */
+extern const char *const web_tpl_files[TPL__MAX];
+
+#endif

@@ -1,0 +1,214 @@
+/*
+ * page_create.c - POST PREFIX new: creates a game from the new-game form
+ * (home.html), queues a "your seat" email for every seat with an
+ * address, and shows every seat's link.  A refused form comes back
+ * filled in, with the reason, as a 400.
+ *
+ * Fields: players (2..6), name1..name6, email1..email6 (optional),
+ * first = 1..6 | random | complaint, minutes1..minutes6 (for complaint:
+ * the fewest minutes since complaining about work starts, ties to the
+ * lower seat, R1).
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "describe.h"
+#include "home.h"
+#include "vals.h"
+
+enum { MINUTES_MAX = 100000000 };
+
+/* The form, decoded and checked. */
+typedef struct new_game {
+	int players, first;
+	char name[BT_MAX_PLAYERS][BT_NAME_BYTES_MAX + 1];
+	char email[BT_MAX_PLAYERS][STORE_EMAIL_MAX + 1];
+} new_game;
+
+/* The links page's rows. */
+typedef struct created {
+	web *w;
+	char url[BT_MAX_PLAYERS][WEB_URL_MAX];
+	char note[BT_MAX_PLAYERS][STORE_EMAIL_MAX + 80];
+	char name[BT_MAX_PLAYERS][BT_NAME_BYTES_MAX + 1];
+} created;
+
+/* Copies field key (trimmed of spaces) into dst; -1 if it does not fit. */
+static int trimmed(const form *f, const char *key, char *dst, size_t cap)
+{
+	const char *v = form_get(f, key);
+	size_t n;
+
+	dst[0] = '\0';
+	if (!v)
+		return 0;
+	while (*v == ' ' || *v == '\t')
+		v++;
+	n = strlen(v);
+	while (n > 0 && isspace((unsigned char)v[n - 1]))
+		n--;
+	if (n >= cap)
+		return -1;
+	memcpy(dst, v, n);
+	dst[n] = '\0';
+	return 0;
+}
+
+/* R1: the fewest minutes since complaining about work; ties go to the
+ * lower seat. */
+static const char *by_complaint(const form *f, int players, int *first)
+{
+	int64_t best = -1, m;
+	char key[32];
+
+	for (int s = 1; s <= players; s++) {
+		snprintf(key, sizeof key, "minutes%d", s);
+		if (form_get_int(f, key, 0, MINUTES_MAX, &m))
+			return "For “most recently complained about work”, "
+			       "give every player's minutes (a whole number).";
+		if (best < 0 || m < best) {
+			best = m;
+			*first = s;
+		}
+	}
+	return NULL;
+}
+
+/* Reads the form into ng; NULL, or what is wrong with it for people. */
+static const char *decode(const form *f, new_game *ng)
+{
+	const char *first = form_get(f, "first");
+	char key[32];
+	int64_t v;
+
+	if (form_get_int(f, "players", BT_MIN_PLAYERS, BT_MAX_PLAYERS, &v))
+		return "Choose from 2 to 6 players.";
+	ng->players = (int)v;
+	for (int s = 1; s <= ng->players; s++) {
+		snprintf(key, sizeof key, "name%d", s);
+		if (trimmed(f, key, ng->name[s - 1], sizeof ng->name[0]))
+			return "A name may have at most 40 characters.";
+		snprintf(key, sizeof key, "email%d", s);
+		if (trimmed(f, key, ng->email[s - 1], sizeof ng->email[0]))
+			return "An email address is too long.";
+	}
+	if (first && strcmp(first, "random") == 0) {
+		ng->first = (int)randombytes_uniform((uint32_t)ng->players) + 1;
+		return NULL;
+	}
+	if (first && strcmp(first, "complaint") == 0)
+		return by_complaint(f, ng->players, &ng->first);
+	if (form_get_int(f, "first", 1, ng->players, &v))
+		return "Choose who goes first: one of the seats in play, at "
+		       "random, or by complaints.";
+	ng->first = (int)v;
+	return NULL;
+}
+
+/* The "your seat" email of seat, with its link. */
+static store_rc queue_mail(web *w, const char *url, int seat,
+                           store_error *err)
+{
+	static store_mail m;
+	char n[48], first[48];
+	const store_game *g = &w->game;
+
+	memset(&m, 0, sizeof m);
+	m.seat = seat;
+	snprintf(m.to, sizeof m.to, "%s", g->seats[seat - 1].email);
+	snprintf(m.subject, sizeof m.subject, "Buffer Time: your seat in a "
+	         "new game");
+	snprintf(m.body, sizeof m.body,
+	         "Hello %s,\n\n"
+	         "You have seat %d in a new game of Star Trek: Lower Decks - "
+	         "Buffer Time\nfor %d players. %s goes first.\n\n"
+	         "Your seat's link (keep it to yourself: whoever opens it "
+	         "plays your seat):\n\n%s\n\n"
+	         "Take your turn whenever it suits you.\n",
+	         describe_seat(g, seat, n, sizeof n), seat, g->players,
+	         describe_seat(g, g->state.first, first, sizeof first), url);
+	return store_queue_mail(w->st, g->id, &m, err);
+}
+
+static const char *created_row(void *ctx, int key, int i)
+{
+	created *c = ctx;
+
+	switch (key) {
+	case K_link_name: return c->name[i];
+	case K_link_url: return c->url[i];
+	case K_link_note: return c->note[i];
+	default: return NULL;
+	}
+}
+
+/* Every seat's link, and its email queued where there is an address. */
+static web_err links(web *w, created *c)
+{
+	const store_game *g = &w->game;
+	char tok[TOKEN_TEXT_SIZE], n[48];
+	store_error err;
+
+	for (int s = 1; s <= g->players; s++) {
+		if (token_make(&w->keys, g->id, s, g->seats[s - 1].token_gen,
+		               tok, sizeof tok) != TOKEN_OK) {
+			web_log(w, __func__, "token_make failed");
+			return WEB_INTERNAL;
+		}
+		snprintf(c->url[s - 1], sizeof c->url[0], "%sg/%s?t=%s",
+		         w->cf->base_url, g->id, tok);
+		snprintf(c->name[s - 1], sizeof c->name[0], "%s",
+		         describe_seat(g, s, n, sizeof n));
+		snprintf(c->note[s - 1], sizeof c->note[0], "%s%s",
+		         g->seats[s - 1].email[0] ? "Emailed to " : "No email: "
+		         "pass the link on yourself.", g->seats[s - 1].email);
+		if (g->seats[s - 1].email[0] &&
+		    queue_mail(w, c->url[s - 1], s, &err) != STORE_OK)
+			return web_store_err(w, __func__, &err);
+	}
+	return WEB_OK;
+}
+
+web_err page_create(web *w)
+{
+	static new_game ng;
+	static created c;
+	char id[STORE_ID_LEN + 1], first[48];
+	store_new_game sn = { 0 };
+	store_error err;
+	const char *why;
+	web_err e;
+	vals v;
+	tmpl_data d;
+
+	/* guard: none, anyone may start a game; inputs */
+	memset(&ng, 0, sizeof ng);
+	if ((why = decode(&w->rq.body, &ng)) != NULL)
+		return home_render(w, 400, &w->rq.body, why);
+	sn.players = ng.players;
+	sn.first = ng.first;
+	for (int s = 0; s < ng.players; s++) {
+		sn.names[s] = ng.name[s];
+		sn.emails[s] = ng.email[s];
+	}
+	store_rc rc = store_create(w->st, &sn, id, &err);
+	if (rc == STORE_INVALID)
+		return home_render(w, 400, &w->rq.body, err.why);
+	if (rc != STORE_OK || (rc = store_load(w->st, id, &w->game, &err)))
+		return web_store_err(w, __func__, &err);
+	/* render */
+	c.w = w;
+	if ((e = links(w, &c)))
+		return e;
+	vals_init(&v);
+	vals_rows(&v, K_link, w->game.players);
+	vals_set(&v, K_first_name, describe_seat(&w->game, w->game.state.first,
+	                                     first, sizeof first));
+	v.row = created_row;
+	v.ctx = &c;
+	d = vals_data(&v);
+	return resp_page(w, 200, "Your game is ready", TPL_CREATED, &d);
+}

@@ -1,0 +1,22 @@
+# cgi/pages.mk - included by Makefile.am: the FastCGI program's sources,
+# its templates and its static files.  Keep the lists explicit.
+buffertime_fcgi_SOURCES = \
+	cgi/main.c cgi/web.h \
+	cgi/config.c cgi/config.h \
+	cgi/request.c cgi/request.h \
+	cgi/route.c cgi/response.c cgi/seat.c \
+	cgi/keys.c cgi/keys.h cgi/vals.c cgi/vals.h \
+	cgi/page_home.c cgi/home.h cgi/page_create.c cgi/page_join.c \
+	cgi/page_table.c cgi/table.h cgi/table_cards.c \
+	cgi/forms.c cgi/forms.h cgi/cardview.c cgi/cardview.h \
+	cgi/moves.c cgi/moves.h cgi/describe.c cgi/describe.h \
+	cgi/page_act.c cgi/page_record.c cgi/page_error.c
+
+dist_template_DATA = \
+	templates/layout.html templates/error.html templates/home.html \
+	templates/created.html templates/table.html templates/card.html \
+	templates/form.html templates/select.html
+
+dist_www_DATA = \
+	www/style.css www/icon.svg \
+	www/target.svg www/effort.svg www/officer.svg www/leisure.svg

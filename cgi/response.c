@@ -1,0 +1,166 @@
+/*
+ * response.c - building and sending a response: pages in the layout,
+ * redirects, the headers every response carries, and the log helpers.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "vals.h"
+#include "web.h"
+
+/* Reason phrases of the statuses we send. */
+static const struct {
+	int status;
+	const char *reason;
+} reasons[] = {
+	{ 200, "OK" }, { 303, "See Other" }, { 400, "Bad Request" },
+	{ 403, "Forbidden" }, { 404, "Not Found" },
+	{ 405, "Method Not Allowed" }, { 409, "Conflict" },
+	{ 413, "Content Too Large" }, { 415, "Unsupported Media Type" },
+	{ 500, "Internal Server Error" }, { 503, "Service Unavailable" },
+};
+
+static const char *reason(int status)
+{
+	for (size_t i = 0; i < sizeof reasons / sizeof reasons[0]; i++)
+		if (reasons[i].status == status)
+			return reasons[i].reason;
+	return "Unknown";
+}
+
+void resp_reset(web *w)
+{
+	w->rs = (resp){ .status = 200, .body = &w->page };
+	w->why[0] = '\0';
+	w->back = NULL;
+	out_reset(&w->page);
+	out_reset(&w->main);
+	for (int i = 0; i < WEB_FRAGS; i++)
+		out_reset(&w->frag[i]);
+}
+
+void web_log(const web *w, const char *func, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "buffertime.fcgi: %s %s: %s\n", w->rq.id, func, msg);
+}
+
+web_err web_store_err(web *w, const char *func, const store_error *err)
+{
+	switch (err->rc) {
+	case STORE_OK:
+		return WEB_OK;
+	case STORE_NOT_FOUND:
+		return WEB_NOT_FOUND;
+	case STORE_BUSY:
+		web_log(w, func, "store busy: %s", err->why);
+		return WEB_BUSY;
+	case STORE_ILLEGAL:
+		snprintf(w->why, sizeof w->why, "%s", err->why);
+		return WEB_ILLEGAL;
+	default:
+		web_log(w, func, "store %s: %s", store_rc_name(err->rc),
+		        err->why);
+		return WEB_INTERNAL;
+	}
+}
+
+web_err resp_page(web *w, int status, const char *title, web_tpl tpl,
+                  const tmpl_data *d)
+{
+	char stat[CONF_URL_MAX + 16];
+	tmpl_rc rc;
+	vals v;
+	tmpl_data ld;
+
+	if ((rc = tmpl_render(w->tpl[tpl], &w->main, d)) != TMPL_OK) {
+		web_log(w, __func__, "%s: %s", web_tpl_files[tpl],
+		        tmpl_rc_text(rc));
+		return WEB_INTERNAL;
+	}
+	snprintf(stat, sizeof stat, "%sstatic/", w->cf->prefix);
+	vals_init(&v);
+	vals_set(&v, K_title, title);
+	vals_set(&v, K_static_url, stat);
+	/* nginx lets browsers keep static files for a year: a new version
+	 * of the program must name them anew. */
+	vals_set(&v, K_version, BT_VERSION);
+	vals_set(&v, K_home_url, w->cf->prefix);
+	vals_set(&v, K_main, out_str(&w->main));
+	ld = vals_data(&v);
+	out_reset(&w->page);
+	if ((rc = tmpl_render(w->tpl[TPL_LAYOUT], &w->page, &ld)) != TMPL_OK) {
+		web_log(w, __func__, "layout: %s", tmpl_rc_text(rc));
+		return WEB_INTERNAL;
+	}
+	w->rs.status = status;
+	w->rs.body = &w->page;
+	return WEB_OK;
+}
+
+web_err resp_redirect(web *w, const char *path)
+{
+	int n = snprintf(w->rs.location, sizeof w->rs.location, "%s%s",
+	                 w->cf->prefix, path);
+
+	if (n < 0 || (size_t)n >= sizeof w->rs.location) {
+		web_log(w, __func__, "redirect target too long");
+		return WEB_INTERNAL;
+	}
+	w->rs.status = 303;
+	out_reset(&w->page);
+	w->rs.body = &w->page;
+	return WEB_OK;
+}
+
+/* Appends printf output to the header block h (sticky truncation). */
+static void hdr(char *h, size_t cap, size_t *len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void hdr(char *h, size_t cap, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*len >= cap)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(h + *len, cap - *len, fmt, ap);
+	va_end(ap);
+	*len = n < 0 ? cap : *len + (size_t)n;
+}
+
+void resp_send(web *w, FCGX_Stream *stream, int head)
+{
+	const resp *r = &w->rs;
+	const out *b = r->body;
+	/* URL and cookie are bounded, so the block always fits. */
+	char h[WEB_URL_MAX + WEB_COOKIE_MAX + 512];
+	size_t len = 0;
+
+	hdr(h, sizeof h, &len, "Status: %d %s\r\n", r->status,
+	    reason(r->status));
+	hdr(h, sizeof h, &len, "Content-Type: %s\r\n",
+	    r->ctype ? r->ctype : "text/html; charset=utf-8");
+	hdr(h, sizeof h, &len, "Content-Length: %zu\r\n", b ? b->len : 0);
+	if (!r->cacheable)
+		hdr(h, sizeof h, &len, "Cache-Control: no-store\r\n");
+	if (r->allow)
+		hdr(h, sizeof h, &len, "Allow: %s\r\n", r->allow);
+	if (r->location[0])
+		hdr(h, sizeof h, &len, "Location: %s\r\n", r->location);
+	if (r->cookie[0])
+		hdr(h, sizeof h, &len, "Set-Cookie: %s\r\n", r->cookie);
+	hdr(h, sizeof h, &len, "\r\n");
+	if (len >= sizeof h)
+		len = sizeof h - 1;
+	FCGX_PutStr(h, (int)len, stream);
+	if (!head && b && b->len)
+		FCGX_PutStr(b->buf, (int)b->len, stream);
+}

@@ -1,0 +1,38 @@
+/*
+ * seat.c - who is asking: the seat a game's cookie holds.
+ *
+ * The cookie "bt_ID" holds the seat's link token.  It counts only if its
+ * MAC is ours, it names this very game, and its generation is the seat's
+ * current one (revoking a seat bumps the generation).  The seat comes
+ * from nowhere else: never from a form field.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "web.h"
+
+void seat_cookie_name(const char *id, char *name, size_t cap)
+{
+	snprintf(name, cap, "bt_%s", id);
+}
+
+web_err seat_guard(web *w, int *seat)
+{
+	char name[48], tok[COOKIE_VALUE_MAX], id[TOKEN_GAME_ID_LEN + 1];
+	store_error err;
+	int64_t gen;
+	int s;
+
+	*seat = 0;
+	if (store_load(w->st, w->rq.game, &w->game, &err) != STORE_OK)
+		return web_store_err(w, __func__, &err);
+	seat_cookie_name(w->rq.game, name, sizeof name);
+	if (cookie_get(w->rq.cookie, name, tok, sizeof tok) != COOKIE_OK)
+		return WEB_FORBIDDEN;
+	if (token_check(&w->keys, tok, id, &s, &gen) != TOKEN_OK ||
+	    strcmp(id, w->rq.game) != 0 || s < 1 || s > w->game.players ||
+	    gen != w->game.seats[s - 1].token_gen)
+		return WEB_FORBIDDEN;
+	*seat = s;
+	return WEB_OK;
+}

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# browser.sh - the pages in a real browser: Debian's chromium, headless,
+# driven by playwright-core (tests/browser/play.mjs) against nginx and
+# buffertime.fcgi started as in tests/web.sh.  Two seats play several
+# turns from two browser contexts, a Sensor Sweep among them; there must
+# be no console error, no CSP violation, no failed request, and every page
+# the browser received must be valid HTML5 (tidy, errors and warnings).
+# Screenshots of the table at phone (390x844) and desktop (1280x800)
+# widths, and the pages' HTML, are kept in tests/browser-out/ of the
+# current (build) folder, or $BROWSER_OUT.
+#
+# Environment (set by "make check"): BUFFERTIME, BUFFERTIME_FCGI, SRCDIR,
+# TESTDATA as for web.sh.  playwright-core (the version pinned in
+# tests/browser/package-lock.json) is installed with npm, once, into
+# $BT_NODE_CACHE (default ~/.cache/buffertime/browser-VERSION); the source
+# tree is never written.  Skips (77) if chromium, node 20 or newer, npm
+# or playwright-core cannot be had, or nginx is missing.
+# Prints one line per check and last "N passed, M failed".
+set -u
+
+: "${BUFFERTIME:?set BUFFERTIME to the buffertime tool}"
+: "${BUFFERTIME_FCGI:?set BUFFERTIME_FCGI to buffertime.fcgi}"
+: "${SRCDIR:?set SRCDIR to the source tree}"
+unset BUFFERTIME_DB BUFFERTIME_NOW
+
+skip() {
+	echo "SKIP: $* (scripts/install-deps installs what is missing)"
+	exit 77
+}
+
+chromium=${CHROMIUM:-/usr/bin/chromium}
+[ -x "$chromium" ] || skip "no chromium at $chromium"
+command -v node >/dev/null 2>&1 || skip "node is not installed"
+command -v npm >/dev/null 2>&1 || skip "npm is not installed"
+node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+[ "$node_major" -ge 20 ] 2>/dev/null || skip "node $node_major: playwright-core needs 20 or newer"
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || skip "nginx is not installed"
+command -v tidy >/dev/null 2>&1 || skip "tidy is not installed"
+
+pass=0
+fail=0
+ok() {
+	pass=$((pass + 1))
+}
+not_ok() {
+	fail=$((fail + 1))
+	echo "FAIL: $*"
+}
+finish() {
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+	exit
+}
+
+# ---- playwright-core, once per version, outside the source tree ---------
+src=$SRCDIR/tests/browser
+version=$(sed -n 's/.*"playwright-core": *"\([^"]*\)".*/\1/p' "$src/package.json" | head -n 1)
+deps=${BT_NODE_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/buffertime/browser-$version}
+if [ ! -f "$deps/node_modules/playwright-core/package.json" ]; then
+	mkdir -p "$deps" || skip "cannot create $deps"
+	cp "$src/package.json" "$src/package-lock.json" "$deps/" || skip "cannot write $deps"
+	echo "installing playwright-core $version into $deps"
+	if ! (cd "$deps" && timeout 300 npm ci --no-audit --no-fund --loglevel=error) >"$deps/npm.log" 2>&1; then
+		cat "$deps/npm.log"
+		rm -rf "$deps/node_modules"
+		skip "npm could not install playwright-core $version"
+	fi
+fi
+
+# ---- the servers ----------------------------------------------------------
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bt-browser.XXXXXX") || exit 1
+run=$tmp/run
+trap 'bash "$SRCDIR/scripts/web" down "$run" >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+if ! url=$(bash "$SRCDIR/scripts/web" up "$run" --fcgi "$BUFFERTIME_FCGI" \
+	--templates "$SRCDIR/templates" --www "$SRCDIR/www" --wait 30 2>"$tmp/up.err"); then
+	cat "$tmp/up.err"
+	not_ok "scripts/web up"
+	finish
+fi
+ok
+
+out=${BROWSER_OUT:-$PWD/tests/browser-out}
+rm -rf "$out"
+mkdir -p "$out/html" || { not_ok "cannot create $out"; finish; }
+
+# ---- the browser ------------------------------------------------------------
+BASE_URL=$url OUT_DIR=$out NODE_DEPS=$deps CHROMIUM=$chromium \
+	DB=$run/data/buffertime.db BUFFERTIME=$BUFFERTIME \
+	timeout 300 node "$src/play.mjs" >"$tmp/play.out" 2>&1
+rc=$?
+cat "$tmp/play.out"
+p=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/play.out")
+f=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp/play.out")
+pass=$((pass + ${p:-0}))
+fail=$((fail + ${f:-0}))
+if [ "$rc" -ne 0 ] && [ "${f:-0}" -eq 0 ]; then
+	not_ok "play.mjs exited with $rc"
+fi
+
+# The error pages the browser did not meet, for the validator too.
+curl -s --max-time 10 -o "$out/html/error-403.html" "${url}g/AAAAAAAAAAAAAAAAAAAAAA"
+curl -s --max-time 10 -o "$out/html/error-404.html" "${url}no-such-page"
+curl -s --max-time 10 -o "$out/html/error-400.html" -d 'players=9' "${url}new"
+
+n=$(find "$out" -name '*.png' | wc -l)
+if [ "$n" -ge 4 ]; then ok; else not_ok "only $n screenshots in $out"; fi
+
+# ---- every page the browser got is valid HTML5 --------------------------
+# tidy knows HTML5: any warning or error it prints fails, with its lines,
+# but for what Debian 12's tidy 5.6 does not know yet and HTML does
+# allow (tidy_ok, one pattern a line).  Only the pages' own markup is
+# checked (no fixing, no output).
+tidy_ok='proprietary attribute "inputmode"'
+pages=0
+for h in "$out"/html/*.html; do
+	[ -f "$h" ] || continue
+	pages=$((pages + 1))
+	msg=$(tidy -q -e -utf8 --show-warnings yes --show-info no \
+		--drop-empty-elements no --drop-empty-paras no "$h" 2>&1 |
+		grep -v -e "$tidy_ok")
+	if [ -z "$msg" ]; then
+		ok
+	else
+		not_ok "$(basename "$h") is not valid HTML (tidy):"
+		printf '%s\n' "$msg" | head -n 20 | sed 's/^/    /'
+	fi
+done
+if [ "$pages" -ge 5 ]; then ok; else not_ok "only $pages pages were checked"; fi
+echo "screenshots and pages: $out"
+finish

@@ -1,0 +1,268 @@
+// play.mjs - tests/browser.sh's browser half: Debian's chromium, driven
+// by playwright-core, plays a 2-player game from two browser contexts, one
+// per seat link (seat 2's with JavaScript off: the pages must work
+// without it), including a Sensor Sweep in its two steps.
+//
+// Environment: BASE_URL (the home page), OUT_DIR (screenshots, and the
+// HTML of every page under OUT_DIR/html/ for the validator), NODE_DEPS (a
+// folder whose node_modules holds playwright-core), BUFFERTIME and DB
+// (to read a game's hands with "buffertime admin show"), CHROMIUM
+// (default /usr/bin/chromium), TURNS (default 8).
+//
+// Prints "ok ..." and "FAIL ..." lines, then "N passed, M failed"; exits
+// 1 on any failure.  Fails on any console error, page error, CSP
+// violation or failed subresource.
+import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const env = process.env;
+const base = env.BASE_URL;
+const out = env.OUT_DIR;
+const require = createRequire(join(env.NODE_DEPS, 'package.json'));
+const { chromium } = require('playwright-core');
+
+let passed = 0;
+let failed = 0;
+function check(ok, what) {
+	if (ok) {
+		passed++;
+		console.log(`ok ${what}`);
+	} else {
+		failed++;
+		console.log(`FAIL ${what}`);
+	}
+	return ok;
+}
+
+// Everything that must not happen on any page.
+const problems = [];
+let htmlNo = 0;
+const saves = [];
+
+function watch(page, who) {
+	page.on('console', (m) => {
+		if (m.type() === 'error' || m.type() === 'warning')
+			problems.push(`${who}: console ${m.type()}: ${m.text()}`);
+	});
+	page.on('pageerror', (e) => problems.push(`${who}: page error: ${e}`));
+	page.on('requestfailed', (r) =>
+		problems.push(`${who}: request failed: ${r.url()} ${r.failure()?.errorText}`));
+	page.on('response', (r) => {
+		const type = r.request().resourceType();
+		if (type !== 'document' && r.status() >= 400)
+			problems.push(`${who}: ${r.status()} for ${type} ${r.url()}`);
+		if (type === 'document' && r.status() === 200 &&
+		    r.request().frame() === page.mainFrame()) {
+			const name = `${String(++htmlNo).padStart(3, '0')}-${who}.html`;
+			saves.push(r.text().then(
+				(t) => writeFileSync(join(out, 'html', name), t),
+				() => {}));
+		}
+	});
+}
+
+async function newSeat(browser, who, js) {
+	const ctx = await browser.newContext({
+		javaScriptEnabled: js,
+		viewport: { width: 1280, height: 800 },
+	});
+	if (js) {
+		await ctx.exposeBinding('__btCsp', (_src, v) =>
+			problems.push(`${who}: CSP violation: ${v}`));
+		await ctx.addInitScript(() => {
+			document.addEventListener('securitypolicyviolation', (e) =>
+				window.__btCsp(`${e.violatedDirective} ${e.blockedURI}`));
+		});
+	}
+	const page = await ctx.newPage();
+	watch(page, who);
+	return { ctx, page, who };
+}
+
+// Submits a form by clicking its button, as a person would.
+async function submit(page, form) {
+	await Promise.all([
+		page.waitForNavigation({ waitUntil: 'load', timeout: 15000 }),
+		form.locator('button[type=submit]').click(),
+	]);
+	return page.url();
+}
+
+function show(game) {
+	return JSON.parse(execFileSync(env.BUFFERTIME,
+		['admin', '--db', env.DB, 'show', game], { encoding: 'utf8' }));
+}
+
+async function shots(seat, tag) {
+	const p = seat.page;
+	for (const [w, h, name] of [[390, 844, 'phone'], [1280, 800, 'desktop']]) {
+		await p.setViewportSize({ width: w, height: h });
+		await p.screenshot({ path: join(out, `${tag}-${seat.who}-${name}.png`),
+			fullPage: true });
+	}
+	await p.setViewportSize({ width: 1280, height: 800 });
+}
+
+async function main() {
+	mkdirSync(join(out, 'html'), { recursive: true });
+	// launch() gives chromium a fresh, temporary profile of its own
+	// (--user-data-dir is refused here), removed when it closes.
+	const browser = await chromium.launch({
+		executablePath: env.CHROMIUM || '/usr/bin/chromium',
+		headless: true,
+		args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
+			'--no-first-run', '--disable-background-networking',
+			'--disable-component-update', '--disable-sync'],
+		timeout: 60000,
+	});
+	try {
+		await play(browser);
+	} finally {
+		await browser.close();
+	}
+}
+
+async function play(browser) {
+	// The home page's form, filled in by hand: two players.
+	const host = await newSeat(browser, 'creator', true);
+	let page = host.page;
+	await page.goto(base, { waitUntil: 'load' });
+	check(await page.locator('form.newgame').count() === 1, 'home page has the new-game form');
+	await page.selectOption('select[name=players]', '2');
+	await page.fill('input[name=name1]', 'Mariner');
+	await page.fill('input[name=name2]', 'Boimler');
+	await page.selectOption('select[name=first]', '1');
+	await shots(host, 'home');
+	await submit(page, page.locator('form.newgame'));
+	let links = await page.locator('a.seatlink').evaluateAll(
+		(as) => as.map((a) => a.href));
+	check(links.length === 2, `the created page shows 2 links (${links.length})`);
+	await shots(host, 'created');
+
+	// A game where someone holds a Sensor Sweep: the one just made, or
+	// the first of more made with the same form (posted directly).
+	const idOf = (l) => new URL(l).pathname.split('/').filter(Boolean).slice(-1)[0];
+	const hasSweep = (l) => {
+		const hands = show(idOf(l)).hands;
+		return Object.values(hands).flat().some((c) => c === 'X13' || c === 'X14');
+	};
+	let tries = 0;
+	while (!hasSweep(links[0]) && tries++ < 60) {
+		const r = await fetch(new URL('new', base), {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+			body: 'players=2&name1=Mariner&name2=Boimler&first=1',
+		});
+		const html = await r.text();
+		links = [...new Set(html.match(/https?:\/\/[^"<\s]*\/g\/[A-Za-z0-9_-]{22}\?t=[A-Za-z0-9_-]+/g))];
+	}
+	if (!check(hasSweep(links[0]), `a game with a Sensor Sweep in a hand (${tries} more games)`))
+		return;
+	const game = idOf(links[0]);
+
+	// One context per seat; seat 2 without JavaScript.
+	const seats = [await newSeat(browser, 'seat1', true),
+		await newSeat(browser, 'seat2', false)];
+	for (const [i, s] of seats.entries()) {
+		const resp = await s.page.goto(links[i], { waitUntil: 'load' });
+		check(resp.status() === 200 && new URL(s.page.url()).search === '',
+			`${s.who}: the link leads to the table without the token`);
+		const cookies = await s.ctx.cookies();
+		check(cookies.some((c) => c.name === `bt_${game}` && c.httpOnly &&
+			c.sameSite === 'Lax'), `${s.who}: an HttpOnly SameSite=Lax seat cookie`);
+	}
+	await shots(seats[0], 'start');
+	await shots(seats[1], 'start');
+
+	let swept = false;
+	const turns = Number(env.TURNS || 8);
+	for (let t = 0; t < 40 && (t < turns || !swept); t++) {
+		const st = show(game);
+		if (st.status !== 'playing')
+			break;
+		const mover = seats[st.turn - 1];
+		const other = seats[2 - st.turn];
+		page = mover.page;
+		await page.goto(new URL(`g/${game}`, base).href, { waitUntil: 'load' });
+		const forms = page.locator('form.act');
+		const n = await forms.count();
+		if (!check(n > 0, `turn ${t}: ${mover.who} has ${n} action forms`))
+			break;
+		await other.page.goto(new URL(`g/${game}`, base).href, { waitUntil: 'load' });
+		check(await other.page.locator('form.act').count() === 0,
+			`turn ${t}: ${other.who}, not to move, has no action form`);
+
+		const look = page.locator('form.act:has(input[name=action][value=look])');
+		let form;
+		if (!swept && await look.count() > 0) {
+			// Step 1: look.  The card is committed; the next page shows
+			// the top cards and asks for their order.
+			const before = st.actions;
+			await submit(page, look.first());
+			const order = page.locator('form:has(input[name=action][value=order])');
+			check(await order.count() === 1, 'after looking, the order form');
+			check(await page.locator('form.act:has(input[name=action][value=work])').count() === 0,
+				'after looking, nothing but the order');
+			check(show(game).actions === before, 'looking writes no record line yet');
+			await shots(mover, 'sweep');
+			// The other seat sees that a sweep is under way, not the cards.
+			await other.page.reload({ waitUntil: 'load' });
+			check(/Sensor Sweep/i.test(await other.page.locator('main').innerText()),
+				`${other.who} sees the sweep under way`);
+			// A closed browser loses nothing: a new page, same cookie.
+			const again = await mover.ctx.newPage();
+			watch(again, mover.who);
+			await again.goto(new URL(`g/${game}`, base).href, { waitUntil: 'load' });
+			check(await again.locator('form:has(input[name=action][value=order])').count() === 1,
+				'the pending sweep survives a closed page');
+			await again.close();
+			// Step 2: the order, reversed.
+			const sels = order.locator('select');
+			const k = await sels.count();
+			const vals = [];
+			for (let i = 0; i < k; i++)
+				vals.push(await sels.nth(i).inputValue());
+			vals.reverse();
+			for (let i = 0; i < k; i++)
+				await sels.nth(i).selectOption(vals[i]);
+			const url = await submit(page, order);
+			check(!/[?&]m=/.test(url), `the order ${vals.join(' ')} accepted (${url})`);
+			const after = show(game);
+			check(after.actions === before + 1, 'the sweep is one record line');
+			swept = true;
+			continue;
+		}
+		// Otherwise a plain move: work or log if offered, else any.
+		const plain = page.locator('form.act:has(input[name=action][value=work]), ' +
+			'form.act:has(input[name=action][value=log])');
+		form = await plain.count() > 0 ? plain.first() : forms.nth(t % n);
+		const url = await submit(page, form);
+		check(!/[?&]m=/.test(url), `turn ${t}: ${mover.who}'s move accepted (${url})`);
+		if (t === 2) {
+			await shots(seats[0], 'table');
+			await shots(seats[1], 'table');
+		}
+	}
+	check(swept, 'a Sensor Sweep was played through the pages');
+	await shots(seats[0], 'end');
+	await shots(seats[1], 'end');
+
+	// The record, from the page's link if it has one.
+	const rec = await seats[0].page.request.get(new URL(`g/${game}/record`, base).href);
+	check(rec.status() === 200 && (await rec.text()).startsWith('buffertime 1'),
+		'the record downloads');
+}
+
+try {
+	await main();
+} catch (e) {
+	check(false, `the browser run: ${e.stack || e}`);
+}
+await Promise.all(saves);
+for (const p of problems)
+	check(false, p);
+check(problems.length === 0, 'no console errors, CSP violations or failed requests');
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,163 @@
+/*
+ * check_describe.c - actions in words (cgi/describe.c): every action of
+ * tests/data/web-rigged.rec (every verb, all nine Ability kinds, a
+ * reprimand, the end) described from the states around it, as each seat
+ * and as nobody, against the golden file tests/data/describe.exp.  Also
+ * that no description shows a seat what R10 hides from it.
+ *
+ * To refresh the golden file after a deliberate change of wording:
+ *	DESCRIBE_WRITE=1 CK_FORK=no tests/check_describe |
+ *	    grep '^[0-9]|' >tests/data/describe.exp
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "describe.h"
+#include "rig.h"
+#include "store.h"
+
+enum { TEXT_MAX = 16384, OUT_MAX = 65536 };
+
+/* The test data directory: $TESTDATA, or tests/data beside this file. */
+static const char *data_dir(void)
+{
+	static char dir[512];
+	const char *env = getenv("TESTDATA"), *slash;
+
+	if (env)
+		return env;
+	slash = strrchr(__FILE__, '/');
+	snprintf(dir, sizeof dir, "%.*s/data",
+	         slash ? (int)(slash - __FILE__) : 1, slash ? __FILE__ : ".");
+	return dir;
+}
+
+static size_t slurp(const char *name, char *buf, size_t cap)
+{
+	char path[600];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof path, "%s/%s", data_dir(), name);
+	f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	n = fread(buf, 1, cap - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return n;
+}
+
+/* Describes every action of the rigged record for viewer into out. */
+static void describe_all(int viewer, char *out, size_t cap)
+{
+	static char text[TEXT_MAX], prefix[TEXT_MAX];
+	static store_game g;
+	size_t len = slurp("web-rigged.rec", text, sizeof text), at = 0, o = 0;
+	bt_game before, after;
+	bt_action a;
+	bt_error err;
+
+	memset(&g, 0, sizeof g);
+	g.players = 3;
+	strcpy(g.seats[0].name, "Ann");
+	strcpy(g.seats[1].name, "Bob");
+	/* seat 3 has no name: "Seat 3" */
+	while (at < len) {
+		const char *nl = memchr(text + at, '\n', len - at);
+		size_t end = nl ? (size_t)(nl - text) : len;
+		if (text[at] >= '1' && text[at] <= '9' &&
+		    bt_action_parse(text + at, end - at, &a, &err) == 0) {
+			char line[DESCRIBE_MAX];
+			memcpy(prefix, text, at);
+			prefix[at] = '\0';
+			ck_assert_int_eq(rig_replay(prefix, &before, NULL, NULL), 0);
+			memcpy(prefix, text, end);
+			prefix[end] = '\0';
+			ck_assert_int_eq(rig_replay(prefix, &after, NULL, NULL), 0);
+			describe_action(&before, &after, &a, &g, viewer, line,
+			                sizeof line);
+			o += (size_t)snprintf(out + o, cap - o, "%d| %s\n",
+			                      viewer, line);
+			ck_assert_uint_lt(o, cap);
+		}
+		at = end + 1;
+	}
+}
+
+/* The golden file: the descriptions as seat 1 and as nobody. */
+START_TEST(test_golden)
+{
+	static char got[2 * OUT_MAX], want[2 * OUT_MAX];
+
+	describe_all(1, got, OUT_MAX);
+	describe_all(0, got + strlen(got), OUT_MAX);
+	if (getenv("DESCRIBE_WRITE")) {
+		fputs(got, stdout);
+		return;
+	}
+	slurp("describe.exp", want, sizeof want);
+	ck_assert_str_eq(got, want);
+}
+END_TEST
+
+/* R10: seat 2 never reads seat 1's Sensor Sweep order, nor the card of a
+ * Hand Off between seats 1 and 3; seat 1 reads both. */
+START_TEST(test_hidden)
+{
+	static char as1[OUT_MAX], as2[OUT_MAX];
+
+	describe_all(1, as1, sizeof as1);
+	describe_all(2, as2, sizeof as2);
+	ck_assert_ptr_nonnull(strstr(as1, "you chose, top first"));
+	ck_assert_ptr_null(strstr(as2, "you chose"));
+	ck_assert_ptr_nonnull(strstr(as1, "gave Nap in a Jefferies Tube"));
+	ck_assert_ptr_null(strstr(as2, "Nap in a Jefferies Tube"));
+	ck_assert_ptr_nonnull(strstr(as2, "gave a card to Seat 3"));
+	ck_assert_ptr_null(strstr(as2, "drew an Ability card:"));
+}
+END_TEST
+
+/* Cards in words, from the card table. */
+START_TEST(test_cards)
+{
+	static const struct {
+		const char *id, *want;
+	} t[] = {
+		{ "S08", "Eager Ensign, Effort 2" },
+		{ "S23", "Captain, 3 Officers" },
+		{ "S27", "Ship's Doctor, 1 Officer" },
+		{ "P07", "Trivia Night (Target 2, Leisure 2)" },
+		{ "A05", "Update the Crew Manifest (Target 6, Leisure 1)" },
+		{ "X13", "Sensor Sweep" },
+	};
+	char buf[DESCRIBE_MAX];
+
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		describe_card(bt_card_parse(t[i].id, 3), buf, sizeof buf);
+		ck_assert_str_eq(buf, t[i].want);
+	}
+	describe_card(BT_NO_CARD, buf, sizeof buf);
+	ck_assert_str_eq(buf, "a card");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("describe");
+	TCase *tc = tcase_create("describe");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, test_golden);
+	tcase_add_test(tc, test_hidden);
+	tcase_add_test(tc, test_cards);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,829 @@
+#!/usr/bin/env bash
+# web.sh - the whole web stack, for real: nginx and buffertime.fcgi on
+# loopback ports in a scratch folder (scripts/web), driven with curl.
+#
+# Creates a 3-player game with the home page's form, opens each seat's
+# link (303 and the cookie), and plays the game to its end through the
+# forms each table page offers (random legal forms), checking on the way
+# that a page shows only what its seat may see, that a repeated or
+# outdated form changes nothing, that another seat's cookie cannot act,
+# and that forged tokens get 403.  Then the rigged game of
+# tests/data/web-rigged.rec (every action kind, a two-step Sensor Sweep,
+# a reprimand), imported with "buffertime admin import" and played move
+# by move through the forms, must end as the record says.  Also: the
+# security headers, static files with long cache headers, the record
+# download, a player named <script>, and a second server under a path
+# prefix.
+#
+# Environment (set by "make check"): BUFFERTIME, the built tool;
+# BUFFERTIME_FCGI, the built FastCGI program; SRCDIR, the source tree
+# (scripts/web, templates/, www/); TESTDATA, tests/data.  Skips (77) if
+# nginx is not installed.  WEB_SEED picks the random play (default 1).
+# Prints one line per failure and last "N passed, M failed".
+set -u
+
+: "${BUFFERTIME:?set BUFFERTIME to the buffertime tool}"
+: "${BUFFERTIME_FCGI:?set BUFFERTIME_FCGI to buffertime.fcgi}"
+: "${SRCDIR:?set SRCDIR to the source tree}"
+: "${TESTDATA:?set TESTDATA to the tests/data folder}"
+unset BUFFERTIME_DB BUFFERTIME_NOW
+
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+	echo "SKIP: nginx is not installed (scripts/install-deps installs it)"
+	exit 77
+fi
+if ! command -v curl >/dev/null 2>&1; then
+	echo "SKIP: curl is not installed (scripts/install-deps installs it)"
+	exit 77
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bt-web.XXXXXX") || exit 1
+runs=()
+cleanup() {
+	for r in "${runs[@]}"; do
+		bash "$SRCDIR/scripts/web" down "$r" >/dev/null 2>&1 ||
+			echo "FAIL: could not stop the servers of $r"
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT TERM
+
+pass=0
+fail=0
+seed=${WEB_SEED:-1}
+
+ok() {
+	pass=$((pass + 1))
+}
+
+not_ok() {
+	fail=$((fail + 1))
+	echo "FAIL: $*"
+}
+
+# check NAME COMMAND...: one test that passes if COMMAND succeeds.
+check() {
+	local name=$1
+	shift
+	if "$@"; then
+		ok
+	else
+		not_ok "$name"
+	fi
+}
+
+finish() {
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+	exit
+}
+
+# up RUNDIR [ARGS...]: starts the servers; sets $url.  A failure to start
+# ends the test, with the program's log.
+up() {
+	local r=$1
+	shift
+	runs+=("$r")
+	if ! url=$(bash "$SRCDIR/scripts/web" up "$r" --fcgi "$BUFFERTIME_FCGI" \
+		--templates "$SRCDIR/templates" --www "$SRCDIR/www" --wait 30 "$@" \
+		2>"$tmp/up.err"); then
+		cat "$tmp/up.err"
+		not_ok "scripts/web up $r $*"
+		finish
+	fi
+	ok
+}
+
+# ---- HTTP -------------------------------------------------------------------
+
+# req JAR METHOD URL [BODY]: one request with the cookies of JAR ("" for
+# none; a file, updated).  Sets $code, $loc (Location), and the files
+# $tmp/h (headers) and $tmp/b (body).  Never follows a redirect.
+req() {
+	local jar=$1 method=$2 u=$3 args=()
+	[ -n "$jar" ] && args+=(-b "$jar" -c "$jar")
+	if [ "$method" = POST ]; then
+		args+=(-H 'Content-Type: application/x-www-form-urlencoded'
+			--data-binary "${4-}")
+	fi
+	code=$(curl -s --max-time 15 -X "$method" -D "$tmp/h" -o "$tmp/b" \
+		-w '%{http_code}' "${args[@]}" "$u" 2>/dev/null) || code=000
+	loc=$(sed -n 's/^[Ll]ocation: *\([^[:space:]]*\).*/\1/p' "$tmp/h" | tail -n 1)
+}
+
+# header NAME: the value of response header NAME (the last one).
+header() {
+	sed -n "s/^$1: *//Ip" "$tmp/h" | tr -d '\r' | tail -n 1
+}
+
+# expect_code NAME WANT: checks $code.
+expect_code() {
+	if [ "$code" = "$2" ]; then
+		ok
+		return 0
+	fi
+	not_ok "$1: status $code, want $2"
+	return 1
+}
+
+# security_headers NAME: the headers every response must carry.
+security_headers() {
+	local csp
+	csp=$(header Content-Security-Policy)
+	case $csp in
+	*"default-src 'self'"*"script-src 'self'"*"frame-ancestors 'none'"*)
+		case $csp in
+		*unsafe-inline*|*unsafe-eval*) not_ok "$1: CSP allows inline: $csp" ;;
+		*) ok ;;
+		esac ;;
+	*) not_ok "$1: Content-Security-Policy '$csp'" ;;
+	esac
+	check "$1: X-Content-Type-Options" [ "$(header X-Content-Type-Options)" = nosniff ]
+	check "$1: Referrer-Policy" [ "$(header Referrer-Policy)" = no-referrer ]
+	check "$1: X-Frame-Options" [ "$(header X-Frame-Options)" = DENY ]
+}
+
+# ---- forms ------------------------------------------------------------------
+
+# The POST forms of a page, filled in (see the comment at its top).
+cat >"$tmp/forms.awk" <<'AWK'
+# forms.awk: the POST forms of an HTML page, filled in.
+#   awk -v mode=pick -v want="action=work card=X01" -v only=act -f forms.awk
+#   awk -v mode=random -v seed=N -v only=act -f forms.awk
+#   awk -v mode=list -f forms.awk
+# pick: the first form whose fields can take every NAME=VALUE of want (a
+# hidden field with that value, a select, radio or named button with that
+# option, a text field); random: any form, random choices (a select named
+# oN takes its selected option, else its N-th, so an order stays an
+# order).  Prints the form's action and its urlencoded body, tab-
+# separated; exit 1 if no form fits.  list: the forms, for people.
+function decode(s) {
+	gsub(/&quot;/, "\"", s); gsub(/&#39;/, "'", s); gsub(/&#x27;/, "'", s)
+	gsub(/&lt;/, "<", s); gsub(/&gt;/, ">", s); gsub(/&amp;/, "\\&", s)
+	return s
+}
+function urlenc(s,    i, c, r) {
+	r = ""
+	for (i = 1; i <= length(s); i++) {
+		c = substr(s, i, 1)
+		if (c ~ /[A-Za-z0-9_.~-]/) r = r c
+		else if (c == " ") r = r "+"
+		else r = r sprintf("%%%02X", ord[c])
+	}
+	return r
+}
+function attrs(t,    m, name, val) {
+	split("", A)
+	sub(/^<[A-Za-z0-9]+/, "", t)
+	sub(/\/?>$/, "", t)
+	while (match(t, /[A-Za-z_:][-A-Za-z0-9_:.]*/)) {
+		name = tolower(substr(t, RSTART, RLENGTH))
+		t = substr(t, RSTART + RLENGTH)
+		val = ""
+		if (match(t, /^[ \t\n]*=[ \t\n]*/)) {
+			t = substr(t, RLENGTH + 1)
+			if (substr(t, 1, 1) == "\"") {
+				m = index(substr(t, 2), "\"")
+				val = substr(t, 2, m - 1); t = substr(t, m + 2)
+			} else if (substr(t, 1, 1) == "'") {
+				m = index(substr(t, 2), "'")
+				val = substr(t, 2, m - 1); t = substr(t, m + 2)
+			} else if (match(t, /^[^ \t\n>]+/)) {
+				val = substr(t, 1, RLENGTH); t = substr(t, RLENGTH + 1)
+			}
+		}
+		A[name] = decode(val)
+	}
+}
+function field(kind, name, value, on,    k) {
+	k = ++nfield[nf]
+	fkind[nf, k] = kind; fname[nf, k] = name
+	fval[nf, k] = value; fon[nf, k] = on
+}
+BEGIN {
+	for (i = 1; i < 256; i++) ord[sprintf("%c", i)] = i
+	html = ""
+}
+{ html = html $0 "\n" }
+END {
+	nf = 0; inform = 0; insel = ""; optopen = 0
+	rest = html
+	while ((p = index(rest, "<")) > 0) {
+		text = substr(rest, 1, p - 1)
+		if (optopen) {
+			optopen = 0
+			if (!optval_set) {
+				gsub(/^[ \t\n]+|[ \t\n]+$/, "", text)
+				fval[nf, nfield[nf]] = decode(text)
+			}
+		}
+		rest = substr(rest, p)
+		if (substr(rest, 1, 4) == "<!--") {
+			q = index(rest, "-->"); rest = substr(rest, q + 3); continue
+		}
+		q = index(rest, ">")
+		if (q == 0) break
+		tag = substr(rest, 1, q); rest = substr(rest, q + 1)
+		match(tag, /^<\/?[A-Za-z0-9]+/)
+		tname = tolower(substr(tag, 2, RLENGTH - 1))
+		attrs(tag)
+		if (tname == "form") {
+			inform = 1; nf++; nfield[nf] = 0
+			fmethod[nf] = toupper(("method" in A) ? A["method"] : "GET")
+			faction[nf] = A["action"]
+		} else if (tname == "/form") {
+			inform = 0
+		} else if (!inform) {
+			continue
+		} else if (tname == "input" && ("name" in A) && !("disabled" in A)) {
+			type = tolower(("type" in A) ? A["type"] : "text")
+			if (type == "radio" || type == "checkbox")
+				field(type, A["name"], ("value" in A) ? A["value"] : "on",
+				    ("checked" in A))
+			else if (type == "submit" || type == "image")
+				field("button", A["name"], A["value"], 0)
+			else if (type != "reset" && type != "file")
+				field(type == "hidden" ? "hidden" : "text", A["name"],
+				    A["value"], 1)
+		} else if (tname == "button" && ("name" in A)) {
+			t = tolower(("type" in A) ? A["type"] : "submit")
+			if (t == "submit")
+				field("button", A["name"], A["value"], 0)
+		} else if (tname == "select") {
+			insel = ("name" in A) ? A["name"] : ""
+		} else if (tname == "/select") {
+			insel = ""
+		} else if (tname == "option" && insel != "" && !("disabled" in A)) {
+			optval_set = ("value" in A); optopen = 1
+			field("option", insel, A["value"], ("selected" in A))
+		} else if (tname == "textarea" && ("name" in A)) {
+			field("text", A["name"], "", 1)
+		}
+	}
+	if (mode == "list") {
+		for (f = 1; f <= nf; f++) {
+			print "form " f " " fmethod[f] " " faction[f]
+			for (k = 1; k <= nfield[f]; k++)
+				print "  " fkind[f, k] " " fname[f, k] "=" fval[f, k] \
+				    (fon[f, k] ? " *" : "")
+		}
+		exit 0
+	}
+	nw = split(want, wl, " ")
+	for (i = 1; i <= nw; i++) {
+		e = index(wl[i], "=")
+		wname[i] = substr(wl[i], 1, e - 1); wval[i] = substr(wl[i], e + 1)
+	}
+	srand(seed + 0)
+	nc = 0
+	for (f = 1; f <= nf; f++) {
+		if (fmethod[f] != "POST") continue
+		if (only != "" && faction[f] !~ only) continue
+		if (mode == "pick") {
+			ok = 1
+			for (i = 1; i <= nw && ok; i++) {
+				hit = 0
+				for (k = 1; k <= nfield[f]; k++)
+					if (fname[f, k] == wname[i] && (fkind[f, k] == "text" ||
+					    fval[f, k] == wval[i]))
+						hit = 1
+				if (!hit) ok = 0
+			}
+			if (!ok) continue
+		}
+		cand[++nc] = f
+	}
+	if (nc == 0) exit 1
+	f = (mode == "pick") ? cand[1] : cand[1 + int(rand() * nc)]
+	# A choice group (select, radio, named buttons) sends one value;
+	# hidden and text fields theirs; a checkbox its value if checked.
+	split("", done); body = ""
+	for (k = 1; k <= nfield[f]; k++) {
+		name = fname[f, k]; kind = fkind[f, k]
+		if (name in done) continue
+		v = ""; have = 0
+		for (i = 1; i <= nw; i++)
+			if (wname[i] == name) { v = wval[i]; have = 1 }
+		if (kind == "hidden" || kind == "text") {
+			if (!have) v = fval[f, k]
+			body = body (body == "" ? "" : "&") urlenc(name) "=" urlenc(v)
+			continue
+		}
+		if (kind == "checkbox") {
+			if (fon[f, k] || (have && v == fval[f, k]))
+				body = body (body == "" ? "" : "&") urlenc(name) "=" \
+				    urlenc(fval[f, k])
+			continue
+		}
+		done[name] = 1
+		if (!have) {
+			n = 0; def = ""
+			for (j = k; j <= nfield[f]; j++)
+				if (fname[f, j] == name && fkind[f, j] == kind) {
+					vals[++n] = fval[f, j]
+					if (fon[f, j] && def == "") def = fval[f, j]
+				}
+			if (kind == "option" && def == "")
+				def = (name ~ /^o[0-9]$/ && n >= substr(name, 2) + 0) ? \
+				    vals[substr(name, 2) + 0] : vals[1]
+			if (mode == "random" && !(name ~ /^o[0-9]$/ && kind == "option"))
+				v = vals[1 + int(rand() * n)]
+			else
+				v = (def != "") ? def : vals[1]
+			if (kind == "radio" && v == "") continue
+		}
+		body = body (body == "" ? "" : "&") urlenc(name) "=" urlenc(v)
+	}
+	print faction[f] "\t" body
+}
+AWK
+
+# resolve URL: an action attribute made absolute against $page_url.
+resolve() {
+	case $1 in
+	http://*|https://*) echo "$1" ;;
+	/*) echo "$origin$1" ;;
+	*) echo "${page_url%/*}/$1" ;;
+	esac
+}
+
+# form MODE WANT: from the page in $tmp/b (fetched from $page_url), the
+# form to send; sets $form_url and $form_body.  Returns 1 if none fits.
+form() {
+	local line
+	line=$(awk -v mode="$1" -v want="$2" -v seed="$seed" -v only='/act$' \
+		-f "$tmp/forms.awk" "$tmp/b") || return 1
+	[ -n "$line" ] || return 1
+	form_url=$(resolve "${line%%$'\t'*}")
+	form_body=${line#*$'\t'}
+	seed=$((seed + 1))
+}
+
+# ---- the game, from the store's side ------------------------------------------
+
+# state ID [SEAT]: the game's view (JSON) from "buffertime admin show".
+state() {
+	timeout 30 "$BUFFERTIME" admin --db "$db" show "$@" 2>/dev/null
+}
+
+# jnum KEY JSON / jstr KEY JSON: a number or string of the view.
+jnum() {
+	printf '%s\n' "$2" | sed -n "s/.*\"$1\": \\([0-9-]*\\).*/\\1/p"
+}
+jstr() {
+	printf '%s\n' "$2" | sed -n "s/.*\"$1\": \"\\([a-z]*\\)\".*/\\1/p"
+}
+
+# hand SEAT JSON: the card ids of a seat's hand, one a line.
+hand() {
+	printf '%s\n' "$2" | sed -n 's/.*"hands": {\([^}]*\)}.*/\1/p' |
+		sed -n "s/.*\"$1\": \\[\\([^]]*\\)\\].*/\\1/p" | tr -d '", ' |
+		sed 's/\([A-Z][0-9][0-9]\)/\1\n/g' | sed '/^$/d'
+}
+
+# lines GAME SEAT: how many action lines the seat's record download has.
+record_lines() {
+	req "${jar[$2]}" GET "${base}g/$1/record"
+	grep -c '^[1-6] ' "$tmp/b"
+}
+
+# see_only GAME: each seat's page shows its own hand and no card of
+# another seat's hand (card ids, R10).
+see_only() {
+	local g=$1 full s o c bad missing
+	full=$(state "$g")
+	for s in 1 2 3; do
+		page_url=${base}g/$g
+		req "${jar[$s]}" GET "$page_url"
+		[ "$code" = 200 ] || { not_ok "see_only: seat $s page: $code"; continue; }
+		missing='' bad=''
+		for c in $(hand "$s" "$full"); do
+			grep -q "$c" "$tmp/b" || missing="$missing $c"
+		done
+		for o in 1 2 3; do
+			[ "$o" = "$s" ] && continue
+			for c in $(hand "$o" "$full"); do
+				grep -q "\\b$c\\b" "$tmp/b" && bad="$bad $c(seat $o)"
+			done
+		done
+		check "seat $s sees its hand (missing:$missing)" [ -z "$missing" ]
+		check "seat $s sees no other hand (shown:$bad)" [ -z "$bad" ]
+	done
+}
+
+# join GAME LINK SEAT: opens a seat link into ${jar[SEAT]}: a 303 to the
+# table, and the seat cookie.
+join() {
+	local g=$1 link=$2 s=$3 cookie
+	jar[$s]=$tmp/jar.$g.$s
+	: >"${jar[$s]}"
+	req "${jar[$s]}" GET "$link"
+	expect_code "open seat $s link" 303
+	case $loc in
+	*"${prefix}g/$g") ok ;;
+	*) not_ok "open seat $s link: Location '$loc'" ;;
+	esac
+	cookie=$(grep -i '^set-cookie:' "$tmp/h" | tr -d '\r')
+	case $cookie in
+	*"bt_$g="*) ok ;;
+	*) not_ok "seat $s link: cookie '$cookie'" ;;
+	esac
+	case $cookie in *[Hh]ttp[Oo]nly*) ok ;; *) not_ok "seat $s cookie is not HttpOnly: $cookie" ;; esac
+	case $cookie in *[Ss]ame[Ss]ite=[Ll]ax*) ok ;; *) not_ok "seat $s cookie is not SameSite=Lax: $cookie" ;; esac
+	case $cookie in *[Pp]ath="${prefix}g/$g"*) ok ;; *) not_ok "seat $s cookie path: $cookie" ;; esac
+	case $cookie in *[Ss]ecure*) not_ok "seat $s cookie is Secure over http" ;; *) ok ;; esac
+}
+
+# create FIRST NAME...: creates a game with the home page's form; sets
+# $game and links[1..N].
+create() {
+	local first=$1 i body n
+	shift
+	n=$#
+	body="players=$n&first=$first"
+	i=1
+	for name in "$@"; do
+		body="$body&name$i=$name&email$i=&minutes$i=$((i * 10))"
+		i=$((i + 1))
+	done
+	req "" POST "${base}new" "$body"
+	expect_code "create a $n-player game" 200 || return 1
+	mapfile -t links < <(grep -o "${base}g/[A-Za-z0-9_-]\\{22\\}?t=[A-Za-z0-9_-]*" \
+		"$tmp/b" | awk '!seen[$0]++')
+	if [ "${#links[@]}" -ne "$n" ]; then
+		not_ok "the created page shows ${#links[@]} seat links, want $n"
+		return 1
+	fi
+	ok
+	links=("" "${links[@]}")
+	game=${links[1]#"${base}g/"}
+	game=${game%%\?*}
+}
+
+# act GAME SEAT WANT: posts the form of WANT from the seat's table page;
+# 0 if it was accepted (303 to the table), else 1 with $why.
+act() {
+	local g=$1 s=$2
+	page_url=${base}g/$g
+	req "${jar[$s]}" GET "$page_url"
+	if [ "$code" != 200 ]; then
+		why="table page: $code"
+		return 1
+	fi
+	if ! form pick "$3"; then
+		why="no form for '$3' on seat $s's page"
+		return 1
+	fi
+	req "${jar[$s]}" POST "$form_url" "$form_body"
+	if [ "$code" = 303 ] && [ "${loc##*/}" = "$g" ]; then
+		return 0
+	fi
+	why="'$3' ($form_body): status $code, Location '$loc'"
+	return 1
+}
+
+origin_of() {
+	echo "$1" | sed 's|^\(https\{0,1\}://[^/]*\).*|\1|'
+}
+
+# ============================================================================
+run=$tmp/run
+up "$run"
+base=$url
+origin=$(origin_of "$base")
+prefix=/
+db=$run/data/buffertime.db
+declare -a jar links
+
+# ---- home, static files, headers -------------------------------------------
+req "" GET "$base"
+expect_code "home page" 200
+security_headers "home page"
+check "home page: text/html" grep -qi '^content-type: text/html' "$tmp/h"
+page_url=$base
+check "home page: a form posting to new" \
+	grep -q "<form[^>]*action=\"[^\"]*new\"" "$tmp/b"
+
+css=$(grep -o 'href="[^"]*\.css[^"]*"' "$tmp/b" | head -n 1 | sed 's/^href="//; s/"$//')
+[ -n "$css" ] || css=${base}static/style.css
+check "the CSS link has no ?v=VERSION to outlive the cache ($css)" \
+	sh -c 'case $1 in *"?v="[0-9]*) ;; *) exit 1 ;; esac' - "$css"
+case $css in http*) ;; /*) css=$origin$css ;; *) css=$base$css ;; esac
+req "" GET "$css"
+expect_code "static CSS $css" 200
+check "static CSS: text/css" grep -qi '^content-type: text/css' "$tmp/h"
+age=$(header Cache-Control | sed -n 's/.*max-age=\([0-9]*\).*/\1/p')
+check "static CSS: long max-age (${age:-none})" [ "${age:-0}" -ge 86400 ]
+security_headers "static CSS"
+req "" GET "${base}static/no-such-file.css"
+expect_code "missing static file" 404
+check "missing static file: not cached" [ -z "$(header Cache-Control | grep max-age=31536000)" ]
+req "" GET "${base}no/such/page"
+expect_code "unknown page" 404
+security_headers "404 page"
+
+# ---- create a game; a name that is markup stays text ------------------------
+create 1 Ann Bob '%3Cscript%3Ealert(1)%3C%2Fscript%3E' || finish
+security_headers "created page"
+check "created page: no raw <script>" [ -z "$(grep -i '<script' "$tmp/b")" ]
+check "created page: the name as text" grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' "$tmp/b"
+g1=$game
+g1_links=("${links[@]}")
+for s in 1 2 3; do
+	join "$g1" "${links[$s]}" "$s"
+done
+req "${jar[1]}" GET "${base}g/$g1"
+expect_code "seat 1 table" 200
+security_headers "table page"
+check "table page: not cacheable" grep -qi '^cache-control:.*no-store' "$tmp/h"
+check "table page: no raw <script>" [ -z "$(grep -i '<script' "$tmp/b")" ]
+req "" GET "${base}g/$g1"
+expect_code "table without a cookie" 403
+security_headers "403 page"
+
+# ---- forged and other games' tokens ----------------------------------------
+tok=${links[1]#*\?t=}
+last=${tok: -1}
+[ "$last" = A ] && other=B || other=A
+req "" GET "${base}g/$g1?t=${tok%?}$other"
+expect_code "forged token (last character changed)" 403
+req "" GET "${base}g/$g1?t=${tok%??????}"
+expect_code "truncated token" 403
+req "" GET "${base}g/$g1?t="
+expect_code "empty token" 403
+req "" GET "${base}g/$g1?t=%00%FF"
+code_ok=no
+case $code in 400|403) code_ok=yes ;; esac
+check "garbage token: 400 or 403 (got $code)" [ "$code_ok" = yes ]
+create 2 Dee Eve || finish
+g2=$game
+tok2=${links[1]#*\?t=}
+req "" GET "${base}g/$g1?t=$tok2"
+expect_code "another game's token" 403
+check "another game's token: no cookie" [ -z "$(grep -i '^set-cookie:' "$tmp/h")" ]
+# The seat 1 cookie of game 1 is no cookie for game 2.
+cp "${jar[1]}" "$tmp/jar.cross"
+sed -i "s|/g/$g1|/g/$g2|; s|bt_$g1|bt_$g2|" "$tmp/jar.cross"
+req "$tmp/jar.cross" GET "${base}g/$g2"
+expect_code "game 1's cookie renamed for game 2" 403
+
+# A revoked seat's link dies.
+join "$g2" "${links[2]}" 2
+timeout 30 "$BUFFERTIME" admin --db "$db" revoke "$g2" 2 >/dev/null 2>&1
+check "admin revoke" [ $? -eq 0 ]
+req "" GET "${links[2]}"
+expect_code "revoked link" 403
+req "${jar[2]}" GET "${base}g/$g2"
+expect_code "revoked seat's cookie" 403
+links=("${g1_links[@]}")
+jar[2]=$tmp/jar.$g1.2
+
+# ---- play game 1 to its end with random forms ----------------------------------
+see_only "$g1"
+steps=0 illegal=0 looked=0 stale_done=no cross_done=no outdated=''
+while [ "$steps" -lt 400 ]; do
+	st=$(state "$g1")
+	[ "$(jstr status "$st")" = playing ] || break
+	turn=$(jnum turn "$st")
+	n_before=$(jnum actions "$st")
+	page_url=${base}g/$g1
+	req "${jar[$turn]}" GET "$page_url"
+	if [ "$code" != 200 ] || ! form random ''; then
+		not_ok "seat $turn to move has no form (status $code)"
+		break
+	fi
+	body=$form_body
+
+	# Another seat's cookie cannot act: the seat to move's form, posted
+	# with the next seat's cookie, is refused and changes nothing.
+	if [ "$cross_done" = no ] && [ "$steps" -ge 2 ]; then
+		cross_done=yes
+		other=$((turn % 3 + 1))
+		req "${jar[$other]}" POST "$form_url" "$body"
+		case "$code $loc" in
+		403*|409*|"303 "*"?m="*) ok ;;
+		*) not_ok "seat $other posting seat $turn's form: $code $loc" ;;
+		esac
+		st2=$(state "$g1")
+		check "another seat's cookie changed nothing" \
+			[ "$(jnum actions "$st2")" = "$n_before" ]
+		check "another seat's cookie: still seat $turn's turn" \
+			[ "$(jnum turn "$st2")" = "$turn" ]
+		# And with that seat's own CSRF token, if its page has one.
+		req "${jar[$other]}" GET "$page_url"
+		csrf=$(grep -o 'name="csrf" value="[^"]*"' "$tmp/b" | head -n 1 |
+			sed 's/.*value="//; s/"$//')
+		if [ -n "$csrf" ]; then
+			body2=$(printf '%s\n' "$body" | sed "s/csrf=[^&]*/csrf=$csrf/")
+			req "${jar[$other]}" POST "$form_url" "$body2"
+			case "$code $loc" in
+			403*|409*|"303 "*"?m="*) ok ;;
+			*) not_ok "seat $other acting on seat $turn's turn: $code $loc" ;;
+			esac
+			check "seat $other acting out of turn changed nothing" \
+				[ "$(jnum actions "$(state "$g1")")" = "$n_before" ]
+		fi
+	fi
+
+	req "${jar[$turn]}" POST "$form_url" "$body"
+	if [ "$code" != 303 ]; then
+		case $code in
+		409) illegal=$((illegal + 1)) ;;
+		*) not_ok "seat $turn: form $body: status $code" ;;
+		esac
+	else
+		case $loc in
+		*"g/$g1") ok ;;
+		*"?m=illegal"*) illegal=$((illegal + 1)) ;;
+		*) not_ok "seat $turn: form $body: Location '$loc'" ;;
+		esac
+	fi
+	case $body in *action=look*) looked=$((looked + 1)) ;; esac
+
+	# The same form again: stale, nothing changes (a look's form too: it
+	# must not start a second sweep).
+	if [ "$stale_done" = no ] || case $body in *action=look*) true ;; *) false ;; esac; then
+		n_mid=$(jnum actions "$(state "$g1")")
+		lines_mid=$(record_lines "$g1" "$turn")
+		req "${jar[$turn]}" POST "$form_url" "$body"
+		case "$code $loc $body" in
+		"303 "*"g/$g1?m=stale "*) ok ;;
+		# A second click on "look" shows the sweep already under way.
+		"303 "*"g/$g1 "*action=look*) ok ;;
+		*) not_ok "the same form twice ($body): $code '$loc', want 303 to ?m=stale" ;;
+		esac
+		check "the same form twice: no new action" \
+			[ "$(jnum actions "$(state "$g1")")" = "$n_mid" ]
+		check "the same form twice: the record has as many lines" \
+			[ "$(record_lines "$g1" "$turn")" = "$lines_mid" ]
+		req "${jar[$turn]}" GET "${base}g/$g1?m=stale"
+		expect_code "table with ?m=stale" 200
+		case $body in
+		*action=look*)
+			check "a second look: still one order form, nothing else" \
+				[ "$(awk -v mode=list -f "$tmp/forms.awk" "$tmp/b" |
+					grep -c 'hidden action=')" = 1 ] ;;
+		esac
+		stale_done=yes
+	fi
+
+	# A form from a page two moves old: stale.
+	if [ -z "$outdated" ] && [ "$steps" -eq 3 ]; then
+		outdated="$turn $form_url $body"
+	elif [ -n "$outdated" ] && [ "$steps" -eq 6 ]; then
+		set -- $outdated
+		n_mid=$(jnum actions "$(state "$g1")")
+		req "${jar[$1]}" POST "$2" "$3"
+		case "$code $loc" in
+		"303 "*"?m=stale") ok ;;
+		*) not_ok "a form from an outdated page: $code '$loc'" ;;
+		esac
+		check "an outdated form changed nothing" \
+			[ "$(jnum actions "$(state "$g1")")" = "$n_mid" ]
+	fi
+
+	steps=$((steps + 1))
+	if [ $((steps % 7)) -eq 0 ] || [ "$looked" -eq 1 ]; then
+		see_only "$g1"
+		[ "$looked" -eq 1 ] && looked=2
+	fi
+done
+st=$(state "$g1")
+status=$(jstr status "$st")
+echo "game 1: $status after $steps moves through random forms"
+case $status in
+won|lost) ok ;;
+*) not_ok "game 1 not over after $steps steps (status '$status')" ;;
+esac
+[ "$illegal" -eq 0 ] || not_ok "$illegal random forms were refused as illegal"
+
+# Game over: every seat sees the end, the record downloads and replays.
+for s in 1 2 3; do
+	req "${jar[$s]}" GET "${base}g/$g1"
+	expect_code "seat $s table at the end" 200
+	check "seat $s sees the game $status" grep -qi "$status" "$tmp/b"
+	check "seat $s has no action form at the end" \
+		[ -z "$(awk -v mode=list -f "$tmp/forms.awk" "$tmp/b" | grep '/act$')" ]
+done
+req "${jar[1]}" GET "${base}g/$g1/record"
+expect_code "record download" 200
+check "record: text/plain" grep -qi '^content-type: text/plain' "$tmp/h"
+security_headers "record download"
+cp "$tmp/b" "$tmp/g1.rec"
+check "record: first line" [ "$(head -n 1 "$tmp/g1.rec")" = "buffertime 1" ]
+check "record: the seed, once the game is over" grep -q '^seed [0-9a-f]' "$tmp/g1.rec"
+check "record: every action" \
+	[ "$(grep -c '^[1-6] ' "$tmp/g1.rec")" = "$(jnum actions "$st")" ]
+if timeout 30 "$BUFFERTIME" replay "$tmp/g1.rec" >"$tmp/g1.json" 2>"$tmp/err"; then
+	check "the downloaded record replays to the same end" \
+		[ "$(jstr status "$(cat "$tmp/g1.json")")" = "$status" ]
+else
+	not_ok "the downloaded record does not replay: $(cat "$tmp/err")"
+fi
+req "" GET "${base}g/$g1/record"
+expect_code "record without a cookie" 403
+req "${jar[1]}" POST "${base}g/$g1/act" "action=work"
+case $code in 303|403|409) ok ;; *) not_ok "a form after the end: $code" ;; esac
+check "a form after the end changed nothing" \
+	[ "$(jnum actions "$(state "$g1")")" = "$(jnum actions "$st")" ]
+
+# ---- the rigged game: every action kind, through the forms -------------------
+# Seat links of an imported game come from "buffertime admin link".
+rig=$TESTDATA/web-rigged.rec
+awk '/^[1-6] /{exit} {print}' "$rig" >"$tmp/rig-head.rec"
+g3=$(timeout 30 "$BUFFERTIME" admin --db "$db" import "$tmp/rig-head.rec" 2>"$tmp/err")
+if [ $? -ne 0 ] || [ -z "$g3" ]; then
+	not_ok "import the header of web-rigged.rec: $(cat "$tmp/err")"
+elif ! timeout 30 "$BUFFERTIME" admin --db "$db" link "$g3" 1 \
+	--key-file "$run/data/server.key" --base-url "$base" >/dev/null 2>&1; then
+	echo "SKIP: the rigged game (buffertime admin link is missing)"
+else
+	for s in 1 2 3; do
+		l=$(timeout 30 "$BUFFERTIME" admin --db "$db" link "$g3" "$s" \
+			--key-file "$run/data/server.key" --base-url "$base" 2>/dev/null)
+		join "$g3" "$l" "$s"
+	done
+	see_only "$g3"
+	n=0
+	while read -r s verb card a1 a2 a3; do
+		n=$((n + 1))
+		case $verb in
+		work|log) want="action=$verb" ;;
+		side) want="action=side card=$card" ;;
+		special)
+			case $card in
+			X13|X14)
+				# Sensor Sweep: look (the card is committed), see the
+				# cards, order them.
+				if ! act "$g3" "$s" "action=look card=$card"; then
+					not_ok "rigged line $n ($s $verb $card): look: $why"
+					break
+				fi
+				see_only "$g3"
+				req "${jar[$s]}" GET "${base}g/$g3"
+				for c in "$a1" "$a2" "$a3"; do
+					check "the sweep shows $c to seat $s" grep -q "$c" "$tmp/b"
+				done
+				o=$((s % 3 + 1))
+				req "${jar[$o]}" GET "${base}g/$g3"
+				check "seat $o sees no swept card ($a1)" \
+					[ -z "$(grep -w "$a1" "$tmp/b")" ]
+				want="action=order o1=$a1 o2=$a2 o3=$a3" ;;
+			*)
+				want="action=special card=$card"
+				[ -n "$a1" ] && want="$want arg1=$a1"
+				[ -n "$a2" ] && want="$want arg2=$a2" ;;
+			esac ;;
+		*) not_ok "rigged line $n: verb $verb"; continue ;;
+		esac
+		if act "$g3" "$s" "$want"; then
+			ok
+		else
+			not_ok "rigged line $n ($s $verb $card $a1 $a2 $a3): $why"
+			break
+		fi
+		[ $((n % 5)) -eq 0 ] && see_only "$g3"
+	done < <(grep '^[1-6] ' "$rig")
+	echo "rigged game: $n record lines played through the forms"
+	st=$(state "$g3")
+	want_json=$(timeout 30 "$BUFFERTIME" replay "$rig")
+	check "the rigged game ends as its record says" [ "$st" = "$want_json" ]
+	req "${jar[2]}" GET "${base}g/$g3/record"
+	grep '^[1-6] ' "$tmp/b" >"$tmp/got.lines"
+	grep '^[1-6] ' "$rig" >"$tmp/want.lines"
+	check "the rigged game's record has the same actions" \
+		cmp -s "$tmp/got.lines" "$tmp/want.lines"
+fi
+
+# ---- a second server under a path prefix ------------------------------------
+up "$tmp/run2" --prefix /buffertime/
+base=$url
+origin=$(origin_of "$base")
+prefix=/buffertime/
+db=$tmp/run2/data/buffertime.db
+check "prefix: base URL ends in /buffertime/" [ "${base%/buffertime/}" != "$base" ]
+req "" GET "$base"
+expect_code "prefix: home page" 200
+check "prefix: the form posts under the prefix" \
+	grep -q "<form[^>]*action=\"[^\"]*/buffertime/new\"" "$tmp/b"
+req "" GET "${base}static/style.css"
+expect_code "prefix: static CSS" 200
+req "" GET "${origin}/"
+expect_code "prefix: nothing outside it" 404
+req "" GET "${origin}/buffertime"
+expect_code "prefix: without the final slash" 301
+create 1 Ann Bob Cyd || finish
+for s in 1 2 3; do
+	join "$game" "${links[$s]}" "$s"
+done
+req "${jar[1]}" GET "${base}g/$game"
+expect_code "prefix: table" 200
+if act "$game" 1 "action=work" || act "$game" 1 ""; then
+	ok
+else
+	not_ok "prefix: an action: $why"
+fi
+check "prefix: the action was stored" [ "$(jnum actions "$(state "$game")")" = 1 ]
+
+finish
