@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "form.h"
+#include "utf8.h"
 
 _Static_assert(sizeof ((form *)0)->buf <= UINT16_MAX,
                "offsets into buf fit in uint16_t");
@@ -91,37 +92,6 @@ static form_rc decode(const char *s, size_t n, char *dst, size_t max,
 	dst[o] = '\0';
 	*outlen = o;
 	return FORM_OK;
-}
-
-/* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	size_t need, i;
-	unsigned c = s[0], lo = 0x80, hi = 0xBF;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-		need = 1;
-	else if (c >= 0xE0 && c <= 0xEF) {
-		need = 2;
-		lo = c == 0xE0 ? 0xA0 : 0x80;    /* overlong */
-		hi = c == 0xED ? 0x9F : 0xBF;    /* surrogates */
-	} else if (c >= 0xF0 && c <= 0xF4) {
-		need = 3;
-		lo = c == 0xF0 ? 0x90 : 0x80;    /* overlong */
-		hi = c == 0xF4 ? 0x8F : 0xBF;    /* past U+10FFFF */
-	} else
-		return 0;
-	if (n <= need)
-		return 0;
-	for (i = 1; i <= need; i++) {
-		if (s[i] < lo || s[i] > hi)
-			return 0;
-		lo = 0x80;
-		hi = 0xBF;
-	}
-	return need + 1;
 }
 
 /* Nonzero if s[0..n) is valid UTF-8 free of control characters (C0 but

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "out.h"
+#include "utf8.h"
 
 enum { OUT_FIRST_CAP = 4096 };
 
@@ -109,42 +110,6 @@ void out_rawf(out *o, const char *fmt, ...)
 	vsnprintf(o->buf + o->len, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	o->len += (size_t)n;
-}
-
-/* Length of the valid UTF-8 sequence at s (n bytes left), or 0 if the
- * bytes there are not one (overlong, surrogate, past U+10FFFF, cut). */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	size_t need, i;
-	unsigned c = s[0], lo = 0x80, hi = 0xBF;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-		need = 1;
-	else if (c >= 0xE0 && c <= 0xEF) {
-		need = 2;
-		if (c == 0xE0)
-			lo = 0xA0;          /* overlong */
-		else if (c == 0xED)
-			hi = 0x9F;          /* surrogates */
-	} else if (c >= 0xF0 && c <= 0xF4) {
-		need = 3;
-		if (c == 0xF0)
-			lo = 0x90;          /* overlong */
-		else if (c == 0xF4)
-			hi = 0x8F;          /* past U+10FFFF */
-	} else
-		return 0;
-	if (n <= need)
-		return 0;
-	for (i = 1; i <= need; i++) {
-		if (s[i] < lo || s[i] > hi)
-			return 0;
-		lo = 0x80;
-		hi = 0xBF;
-	}
-	return need + 1;
 }
 
 /* The entity for an HTML-special byte, or NULL. */
