@@ -37,20 +37,8 @@ node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || skip "nginx is not installed"
 command -v tidy >/dev/null 2>&1 || skip "tidy is not installed"
 
-pass=0
-fail=0
-ok() {
-	pass=$((pass + 1))
-}
-not_ok() {
-	fail=$((fail + 1))
-	echo "FAIL: $*"
-}
-finish() {
-	echo "$pass passed, $fail failed"
-	[ "$fail" -eq 0 ]
-	exit
-}
+# shellcheck source=tests/testlib.sh
+. "$(dirname "$0")/testlib.sh"
 
 # ---- playwright-core, once per version, outside the source tree ---------
 src=$SRCDIR/tests/browser

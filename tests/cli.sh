@@ -19,61 +19,8 @@ set -u
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bt-cli.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
-
-pass=0
-fail=0
-
-ok() {
-	pass=$((pass + 1))
-}
-
-not_ok() {
-	fail=$((fail + 1))
-	echo "FAIL: $*"
-}
-
-# check NAME COMMAND...: one test that passes if COMMAND succeeds.
-check() {
-	name_=$1
-	shift
-	if "$@"; then
-		ok
-	else
-		not_ok "$name_"
-	fi
-}
-
-# run ARGS...: runs the tool with a time limit; stdout in $tmp/out,
-# stderr in $tmp/err, exit status in $rc.
-run() {
-	timeout 30 "$BUFFERTIME" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
-
-# expect_rc NAME WANT: checks $rc; a crash (signal) or a timeout is
-# always a failure, with its stderr shown.
-expect_rc() {
-	if [ "$rc" -eq "$2" ]; then
-		ok
-		return 0
-	fi
-	if [ "$rc" -gt 128 ] || [ "$rc" -eq 124 ]; then
-		not_ok "$1: crashed or timed out (exit $rc)"
-	else
-		not_ok "$1: exit $rc, want $2"
-	fi
-	head -c 2000 "$tmp/err"
-	return 1
-}
-
-# expect_err NAME REGEX: the first stderr line matches the extended regex.
-expect_err() {
-	if head -n 1 "$tmp/err" | grep -Eq -- "$2"; then
-		ok
-	else
-		not_ok "$1: stderr '$(head -c 300 "$tmp/err")' does not match '$2'"
-	fi
-}
+# shellcheck source=tests/testlib.sh
+. "$(dirname "$0")/testlib.sh"
 
 HEAD='buffertime 1
 players 3
@@ -269,5 +216,4 @@ check "sim prints no total line" grep -q '^total: 10000 games, [0-9]* wins$' sim
 run sim --games 300 --players 4 --policy random --seed 7 --check
 expect_rc "sim --check" 0
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

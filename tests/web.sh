@@ -49,35 +49,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' HUP INT TERM
 
-pass=0
-fail=0
+# shellcheck source=tests/testlib.sh
+. "$(dirname "$0")/testlib.sh"
 seed=${WEB_SEED:-1}
-
-ok() {
-	pass=$((pass + 1))
-}
-
-not_ok() {
-	fail=$((fail + 1))
-	echo "FAIL: $*"
-}
-
-# check NAME COMMAND...: one test that passes if COMMAND succeeds.
-check() {
-	local name=$1
-	shift
-	if "$@"; then
-		ok
-	else
-		not_ok "$name"
-	fi
-}
-
-finish() {
-	echo "$pass passed, $fail failed"
-	[ "$fail" -eq 0 ]
-	exit
-}
 
 # up RUNDIR [ARGS...]: starts the servers; sets $url.  A failure to start
 # ends the test, with the program's log.
