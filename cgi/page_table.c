@@ -113,6 +113,21 @@ static long bar(int value, int whole)
 	return pct / 5 * 5;
 }
 
+/* The reprimand risk for seat; a seat in the middle of its Sensor Sweep
+ * has already seen the top cards, though the engine learns so only when
+ * the order is chosen. */
+static void seat_risk(const store_game *sg, int seat, int *num, int *den)
+{
+	bt_game g = sg->state;
+
+	if (sg->sweep_card != BT_NO_CARD && sg->sweep_seat == seat) {
+		g.known_top[seat - 1] = (uint8_t)(g.shift_deck.n < BT_SWEEP_CARDS
+		                        ? g.shift_deck.n : BT_SWEEP_CARDS);
+		g.known_any = 1;
+	}
+	bt_risk(&g, seat, num, den);
+}
+
 static void gauges(table_ctx *t, vals *v, char *pct, size_t cap)
 {
 	const bt_game *g = &t->w->game.state;
@@ -129,7 +144,7 @@ static void gauges(table_ctx *t, vals *v, char *pct, size_t cap)
 	vals_int(v, K_leisure, g->leisure);
 	vals_int(v, K_goal, bt_goal(g));
 	vals_int(v, K_leisure_w, bar(g->leisure, bt_goal(g)));
-	bt_risk(g, t->seat, &num, &den);
+	seat_risk(&t->w->game, t->seat, &num, &den);
 	vals_show(v, K_has_risk, g->status == BT_PLAYING && den > 0);
 	forms_percent(num, den, pct, cap);
 	vals_set(v, K_risk_pct, pct);

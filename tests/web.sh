@@ -739,6 +739,8 @@ else
 				for c in "$a1" "$a2" "$a3"; do
 					check "the sweep shows $c to seat $s" grep -q "$c" "$tmp/b"
 				done
+				check "the sweeping seat's risk ignores the top card it saw" \
+					grep -Eq '[01] in 1</span>' "$tmp/b"
 				o=$((s % 3 + 1))
 				req "${jar[$o]}" GET "${base}g/$g3"
 				check "seat $o sees no swept card ($a1)" \
