@@ -105,22 +105,10 @@ static int flush_out(void)
 
 /* ---- typed values ------------------------------------------------------ */
 
-/* A plain decimal 1..99 (no sign, no leading zero), else 0. */
-static int parse_small(const char *s)
-{
-	size_t n = strlen(s);
-
-	if (n < 1 || n > 2 || s[0] < '1' || s[0] > '9')
-		return 0;
-	if (n == 2 && (s[1] < '0' || s[1] > '9'))
-		return 0;
-	return n == 1 ? s[0] - '0' : (s[0] - '0') * 10 + (s[1] - '0');
-}
-
 /* A seat 1..BT_MAX_PLAYERS, else 0. */
 static int parse_seat(const char *s)
 {
-	int n = parse_small(s);
+	int n = cli_small_number(s);
 
 	return n <= BT_MAX_PLAYERS ? n : 0;
 }
@@ -154,7 +142,7 @@ static const char *set_players(job *j, const char *val)
 {
 	if (j->ng.players != 0)
 		return " given twice";
-	j->ng.players = parse_small(val);
+	j->ng.players = cli_small_number(val);
 	if (j->ng.players < BT_MIN_PLAYERS || j->ng.players > BT_MAX_PLAYERS)
 		return " must be 2 to 6";
 	return NULL;

@@ -12,4 +12,7 @@ int cmd_sim(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_admin(int argc, char **argv);
 
+/* A plain decimal 1..99 (no sign, no leading zero), else 0. */
+int cli_small_number(const char *s);
+
 #endif

@@ -21,18 +21,6 @@ static int usage_error(const char *why, const char *arg)
 	return 2;
 }
 
-/* A plain decimal 1..99 (no sign, no leading zero), else 0. */
-static int parse_small(const char *s)
-{
-	size_t n = strlen(s);
-
-	if (n < 1 || n > 2 || s[0] < '1' || s[0] > '9')
-		return 0;
-	if (n == 2 && (s[1] < '0' || s[1] > '9'))
-		return 0;
-	return n == 1 ? s[0] - '0' : (s[0] - '0') * 10 + (s[1] - '0');
-}
-
 typedef struct opts {
 	int players, first;
 	const char *seed;
@@ -49,14 +37,14 @@ static int parse_opt(int argc, char **argv, int *i, opts *o)
 	if (!strcmp(name, "--players")) {
 		if (o->players != 0)
 			return usage_error("--players given twice", "");
-		o->players = parse_small(val);
+		o->players = cli_small_number(val);
 		if (o->players < BT_MIN_PLAYERS || o->players > BT_MAX_PLAYERS)
 			return usage_error("--players must be 2 to 6, not ",
 			                   val);
 	} else if (!strcmp(name, "--first")) {
 		if (o->first != 0)
 			return usage_error("--first given twice", "");
-		if ((o->first = parse_small(val)) == 0)
+		if ((o->first = cli_small_number(val)) == 0)
 			return usage_error("--first must be a seat number, not ",
 			                   val);
 	} else if (!strcmp(name, "--seed")) {

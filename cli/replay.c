@@ -92,9 +92,9 @@ static int replay_file(bt_replay *r, FILE *f, bt_error *err)
 /* A seat number for --seat: 1..BT_MAX_PLAYERS, else 0. */
 static int parse_seat(const char *s)
 {
-	if (s[0] < '1' || s[0] > '9' || s[1] != '\0')
-		return 0;
-	return s[0] - '0' <= BT_MAX_PLAYERS ? s[0] - '0' : 0;
+	int seat = cli_small_number(s);
+
+	return seat <= BT_MAX_PLAYERS ? seat : 0;
 }
 
 static int usage_error(const char *why, const char *arg)
