@@ -11,6 +11,7 @@
 # bench/bare_fcgi.c with cc -lfcgi.  The environment may change:
 #   BENCH_SECS (10)  each wrk run;  BENCH_CONNS (32)  BENCH_THREADS (2)
 #   BENCH_RSS_REQUESTS (100000)  requests between the two RSS readings
+#   BENCH_SYNC (full)  the store's synchronous setting (full or normal)
 #
 # Measured, all through nginx (one worker process, access log off):
 #   table   GET of a seat's table page (a 3-player game after a few moves)
@@ -67,7 +68,8 @@ mkdir -p "$tmp/www"
 cp -R "$src/www/." "$tmp/www/"
 
 url=$(bash "$src/scripts/web" up "$tmp/run" --fcgi "$fcgi" --templates "$src/templates" \
-	--www "$tmp/www" --workers 2 --access-log off 2>"$tmp/up.err") ||
+	--www "$tmp/www" --workers 2 --access-log off \
+	--synchronous "${BENCH_SYNC:-full}" 2>"$tmp/up.err") ||
 	{ cat "$tmp/up.err" >&2; die "scripts/web up failed"; }
 
 # A game, its seat links, and a few moves so that the table is typical.

@@ -40,6 +40,8 @@ static const struct {
 	  sizeof(((conf *)0)->templates), 0, 0 },
 	{ "mail_from", CONF_TEXT, offsetof(conf, mail_from),
 	  sizeof(((conf *)0)->mail_from), 0, 0 },
+	{ "synchronous", CONF_TEXT, offsetof(conf, synchronous),
+	  sizeof(((conf *)0)->synchronous), 0, 0 },
 };
 
 enum { NKEYS = sizeof keys / sizeof keys[0], CONF_LINE_MAX = 2048 };
@@ -64,6 +66,7 @@ void conf_defaults(conf *c)
 	c->workers = 2;
 	copy(c->templates, sizeof c->templates, BT_TEMPLATE_DIR);
 	copy(c->mail_from, sizeof c->mail_from, "buffertime@localhost");
+	copy(c->synchronous, sizeof c->synchronous, "full");
 }
 
 /* Parses a decimal in [min, max]. */
@@ -248,6 +251,10 @@ int conf_finish(conf *c, char *why, size_t cap)
 	if (c->workers < 1 || c->workers > CONF_WORKERS_MAX) {
 		snprintf(why, cap, "workers must be 1 to %d",
 		         CONF_WORKERS_MAX);
+		return -1;
+	}
+	if (strcmp(c->synchronous, "full") && strcmp(c->synchronous, "normal")) {
+		snprintf(why, cap, "synchronous must be full or normal");
 		return -1;
 	}
 	return 0;

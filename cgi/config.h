@@ -10,6 +10,7 @@
  *	workers   = 2
  *	templates = /usr/local/share/buffertime/templates
  *	mail_from = buffertime@example.org
+ *	synchronous = full                 (or normal: see README, Storage)
  *
  * Every key has a default; conf_finish() checks the whole and derives the
  * path prefix of base_url.  Errors are one line for people, naming the
@@ -33,11 +34,12 @@ typedef struct conf {
 	int secure;                        /* base_url is https: */
 	char db[CONF_PATH_MAX + 1];
 	char key_file[CONF_PATH_MAX + 1];
-	char listen[CONF_PATH_MAX + 1];    /* "unix:/path", "HOST:PORT" or
-	                                    * "stdin" (spawn-fcgi, systemd) */
+	char listen[CONF_PATH_MAX + 1];    /* "unix:/path", "HOST:PORT",
+	                                    * "stdin" (spawn-fcgi), "systemd" */
 	int workers;
 	char templates[CONF_PATH_MAX + 1];
 	char mail_from[CONF_URL_MAX + 1];
+	char synchronous[8];               /* "full" or "normal" */
 } conf;
 
 /* Fills c with the defaults (BT_DEFAULT_DB, BT_TEMPLATE_DIR...). */

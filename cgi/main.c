@@ -35,7 +35,8 @@ static const char usage[] =
 	"  --listen ADDR   127.0.0.1:PORT, unix:/PATH, stdin (a socket\n"
 	"                  passed by spawn-fcgi) or systemd (socket activation)\n"
 	"The settings file holds 'key = value' lines: base_url, db, key_file,\n"
-	"listen, workers, templates, mail_from.  Flags override it.\n";
+	"listen, workers, templates, mail_from, synchronous.  Flags override\n"
+	"it.\n";
 
 /* Command-line flags and the setting each one sets. */
 static const struct {
@@ -45,7 +46,7 @@ static const struct {
 	{ "--listen", "listen" }, { "--workers", "workers" },
 	{ "--db", "db" }, { "--base-url", "base_url" },
 	{ "--key-file", "key_file" }, { "--templates", "templates" },
-	{ "--mail-from", "mail_from" },
+	{ "--mail-from", "mail_from" }, { "--synchronous", "synchronous" },
 };
 
 enum { NFLAGS = sizeof flags / sizeof flags[0], BACKLOG = 128 };
@@ -243,7 +244,9 @@ static int worker(const conf *c, tmpl *const *t, const token_keys *k, int fd)
 	out_init(&W.main, WEB_PAGE_MAX);
 	for (int i = 0; i < WEB_FRAGS; i++)
 		out_init(&W.frag[i], WEB_PAGE_MAX);
-	if (store_open(c->db, &W.st, &err) != STORE_OK) {
+	if (store_open(c->db, &W.st, &err) != STORE_OK ||
+	    (strcmp(c->synchronous, "normal") == 0 &&
+	     store_set_sync(W.st, STORE_SYNC_NORMAL, &err) != STORE_OK)) {
 		fprintf(stderr, "buffertime.fcgi: worker %ld: database: %s\n",
 		        (long)getpid(), err.why);
 		return 1;

@@ -802,4 +802,14 @@ else
 fi
 check "prefix: the action was stored" [ "$(jnum actions "$(state "$game")")" = 1 ]
 
+
+# ---- settings -------------------------------------------------------------
+# A bad setting stops the program before it listens, with the reason.
+timeout 10 "$BUFFERTIME_FCGI" --synchronous fast --db "$tmp/bad.db" \
+	--listen 127.0.0.1:1 >"$tmp/o" 2>"$tmp/e"
+rc=$?
+check "--synchronous fast: exit $rc, want 2" [ "$rc" -eq 2 ]
+check "--synchronous fast: no reason given" grep -q "synchronous must be full or normal" "$tmp/e"
+check "--synchronous fast: a database was made" [ ! -e "$tmp/bad.db" ]
+
 finish
