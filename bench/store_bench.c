@@ -39,6 +39,7 @@
 
 #include "game.h"
 #include "record.h"
+#include "policy.h"   /* policy_rng_next: splitmix64 */
 #include "store.h"
 #include "sql.h"  /* store_load_replayed: the path without snapshots */
 
@@ -105,15 +106,6 @@ static double now(void)
 	if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
 		die("clock_gettime: %s", strerror(errno));
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* splitmix64, for the search's keys and choices. */
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15u);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	return z ^ (z >> 31);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -196,7 +188,7 @@ static int play_out(bt_game *g, uint64_t *rng, bt_action *out)
 		int k = bt_legal(g, legal, BT_MAX_LEGAL);
 		if (k == 0)
 			break;
-		const bt_action *a = &legal[rng_next(rng) % (uint64_t)k];
+		const bt_action *a = &legal[policy_rng_next(rng) % (uint64_t)k];
 		if (out != NULL)
 			out[n] = *a;
 		if (bt_apply_legal(g, a, &err))
@@ -211,10 +203,10 @@ static void search_game(int i, uint8_t key[BT_KEY_BYTES], uint64_t *rng)
 	uint64_t s = 20240601u + (uint64_t)i;
 
 	for (int j = 0; j < BT_KEY_BYTES; j += 8) {
-		uint64_t v = rng_next(&s);
+		uint64_t v = policy_rng_next(&s);
 		memcpy(key + j, &v, 8);
 	}
-	*rng = rng_next(&s);
+	*rng = policy_rng_next(&s);
 }
 
 /* Finds the longest of o->search random games into play. */

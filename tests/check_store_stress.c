@@ -33,6 +33,7 @@
 
 #include "game.h"
 #include "record.h"
+#include "policy.h"   /* policy_rng_next: splitmix64 */
 #include "store.h"
 
 enum {
@@ -117,15 +118,6 @@ static double now(void)
 	if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
 		abort();    /* cannot happen with CLOCK_MONOTONIC */
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* splitmix64: a small generator for the tests' own choices. */
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15u);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	return z ^ (z >> 31);
 }
 
 /* The run's seed: BT_STRESS_SEED, else the clock and the pid. */
@@ -330,7 +322,7 @@ static int pick(const bt_game *g, uint64_t *rng, bt_action *a)
 	int n = bt_legal(g, legal, BT_MAX_LEGAL);
 
 	if (n > 0)
-		*a = legal[rng ? rng_next(rng) % (uint64_t)n : 0];
+		*a = legal[rng ? policy_rng_next(rng) % (uint64_t)n : 0];
 	return n;
 }
 
@@ -583,7 +575,7 @@ static _Noreturn void crash_child(const char *path, int out, uint64_t rng)
 		crash_fail(out, "store_list", &err);
 	for (int i = 0; i < CRASH_STEPS_MAX; i++) {
 		bt_action a;
-		if (id[0] == '\0' && new_game(s, rng_next(&rng), id, &err))
+		if (id[0] == '\0' && new_game(s, policy_rng_next(&rng), id, &err))
 			crash_fail(out, "store_create", &err);
 		if (store_load(s, id, &g, &err) != STORE_OK)
 			crash_fail(out, "store_load", &err);
@@ -675,8 +667,8 @@ static int crash_drain(crash_run *cr, int fd, double deadline)
 static void crash_once(crash_run *cr, const char *path, uint64_t *rng)
 {
 	int p[2];
-	int delay_ms = (int)(rng_next(rng) % (CRASH_DELAY_MS + 1));
-	uint64_t child_rng = rng_next(rng);
+	int delay_ms = (int)(policy_rng_next(rng) % (CRASH_DELAY_MS + 1));
+	uint64_t child_rng = policy_rng_next(rng);
 
 	ck_assert_msg(pipe(p) == 0, "pipe: %s", strerror(errno));
 	pid_t pid = fork();
