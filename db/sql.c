@@ -14,8 +14,9 @@ static const char *const sql_text[SQL__MAX] = {
 	[SQL_GAME_INSERT] =
 		"INSERT INTO games (id, created, updated, players, first_seat,"
 		" seed, header, options, seq, status, snapshot, snapshot_seq,"
-		" snapshot_format) VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
-		" ?9, ?10, ?8, ?11)",
+		" snapshot_format, turn_seat, turn_since, reminder_secs)"
+		" VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?8, ?11,"
+		" ?12, ?2, ?13)",
 	[SQL_SEAT_INSERT] =
 		"INSERT INTO seats (game, seat, name, email)"
 		" VALUES (?1, ?2, ?3, ?4)",
@@ -25,20 +26,24 @@ static const char *const sql_text[SQL__MAX] = {
 	[SQL_GAME_GET] =
 		"SELECT created, players, first_seat, seed, header, options,"
 		" seq, snapshot, snapshot_seq, snapshot_format, sweep_seq,"
-		" sweep_seat, sweep_card FROM games WHERE id = ?1",
+		" sweep_seat, sweep_card, updated, turn_seat, turn_since,"
+		" reminders, reminder_secs, rematch FROM games WHERE id = ?1",
 	[SQL_SEATS_GET] =
-		"SELECT seat, name, email, token_gen, last_seen FROM seats"
+		"SELECT seat, name, email, token_gen, last_seen, notify,"
+		" digest_sent, nudged FROM seats"
 		" WHERE game = ?1 ORDER BY seat",
 	[SQL_ACTIONS_GET] =
 		"SELECT seq, seat, line FROM actions WHERE game = ?1"
 		" ORDER BY seq",
 	[SQL_GAME_ADVANCE] =
 		"UPDATE games SET seq = ?2 + 1, updated = ?3, status = ?4,"
-		" snapshot = ?5, snapshot_seq = ?2 + 1, snapshot_format = ?6"
+		" snapshot = ?5, snapshot_seq = ?2 + 1, snapshot_format = ?6,"
+		" turn_seat = ?7, turn_since = ?3, reminders = 0"
 		" WHERE id = ?1 AND seq = ?2",
 	[SQL_OUTBOX_INSERT] =
 		"INSERT INTO outbox (game, seat, recipient, subject, body,"
-		" created, next_attempt) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+		" created, next_attempt, kind)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7)",
 	[SQL_SEAT_REVOKE] =
 		"UPDATE seats SET token_gen = token_gen + 1"
 		" WHERE game = ?1 AND seat = ?2 RETURNING token_gen",
@@ -52,6 +57,74 @@ static const char *const sql_text[SQL__MAX] = {
 		" sweep_card = ?4 WHERE id = ?1 AND seq = ?2",
 	[SQL_SEAT_TOUCH] =
 		"UPDATE seats SET last_seen = ?3 WHERE game = ?1 AND seat = ?2",
+	[SQL_NOTIFY_SET] =
+		"UPDATE seats SET notify = ?3 WHERE game = ?1 AND seat = ?2",
+	[SQL_WALK] =
+		"SELECT seq, seat, line, created FROM actions WHERE game = ?1"
+		" AND seq < ?2 ORDER BY seq",
+	[SQL_CHAT_RECENT] =
+		"SELECT count(*) FROM chat WHERE game = ?1 AND seat = ?2"
+		" AND created > ?3",
+	[SQL_CHAT_INSERT] =
+		"INSERT INTO chat (game, seq, seat, text, created, at_seq)"
+		" SELECT ?1, coalesce(max(seq) + 1, 0), ?2, ?3, ?4,"
+		" (SELECT seq FROM games WHERE id = ?1) FROM chat"
+		" WHERE game = ?1",
+	[SQL_CHAT_LIST] =
+		"SELECT seq, seat, at_seq, created, text FROM chat"
+		" WHERE game = ?1 AND seq > ?2 ORDER BY seq",
+	[SQL_GAME_STATE] =
+		"SELECT seq, status, turn_seat FROM games WHERE id = ?1",
+	[SQL_SEAT_NUDGED] =
+		"SELECT nudged FROM seats WHERE game = ?1 AND seat = ?2",
+	[SQL_SEAT_NUDGE] =
+		"UPDATE seats SET nudged = ?3 WHERE game = ?1 AND seat = ?2",
+	[SQL_REMIND_DUE] =
+		"SELECT id FROM games WHERE status = 'playing' AND turn_seat > 0"
+		" AND reminders < 2 AND turn_since + reminder_secs *"
+		" (CASE reminders WHEN 0 THEN 1 ELSE 3 END) <= ?1"
+		" ORDER BY turn_since, id LIMIT ?2",
+	[SQL_REMIND_MARK] =
+		"UPDATE games SET reminders = reminders + 1"
+		" WHERE id = ?1 AND seq = ?2 AND reminders = ?3",
+	[SQL_DIGEST_DUE] =
+		"SELECT s.game, s.seat FROM seats AS s"
+		" JOIN games AS g ON g.id = s.game"
+		" WHERE s.notify = 'digest' AND s.email <> ''"
+		" AND s.digest_sent <= ?1 AND g.updated > s.digest_sent"
+		" ORDER BY s.game, s.seat LIMIT ?2",
+	[SQL_DIGEST_MARK] =
+		"UPDATE seats SET digest_sent = ?3 WHERE game = ?1"
+		" AND seat = ?2 AND digest_sent = ?4",
+	[SQL_REMATCH_SET] =
+		"UPDATE games SET rematch = ?2 WHERE id = ?1 AND rematch = ''",
+	[SQL_OUTBOX_DUE] =
+		"SELECT id, game, seat, kind, recipient, subject, body,"
+		" created, attempts, next_attempt, last_error, sent, dropped"
+		" FROM outbox WHERE sent IS NULL AND dropped IS NULL"
+		" AND next_attempt <= ?1 ORDER BY id LIMIT 1",
+	[SQL_OUTBOX_CLAIM] =
+		"UPDATE outbox SET attempts = attempts + 1, next_attempt = ?2"
+		" WHERE id = ?1",
+	[SQL_OUTBOX_SENT] =
+		"UPDATE outbox SET sent = ?2, last_error = ''"
+		" WHERE id = ?1 AND sent IS NULL",
+	[SQL_OUTBOX_FAILED] =
+		"UPDATE outbox SET last_error = ?2 WHERE id = ?1",
+	[SQL_OUTBOX_NEXT] =
+		"SELECT min(next_attempt) FROM outbox"
+		" WHERE sent IS NULL AND dropped IS NULL",
+	[SQL_OUTBOX_LIST] =
+		"SELECT id, game, seat, kind, recipient, subject, body,"
+		" created, attempts, next_attempt, last_error, sent, dropped"
+		" FROM outbox WHERE ?1 = 2 OR (sent IS NULL AND dropped IS NULL"
+		" AND (?1 = 0 OR last_error <> '')) ORDER BY id",
+	[SQL_OUTBOX_RETRY] =
+		"UPDATE outbox SET next_attempt = ?2 WHERE (?1 = 0 OR id = ?1)"
+		" AND sent IS NULL AND dropped IS NULL",
+	[SQL_OUTBOX_DROP] =
+		"UPDATE outbox SET dropped = ?2 WHERE id = ?1"
+		" AND sent IS NULL AND dropped IS NULL",
 };
 
 store_rc store_fail(store_error *err, store_rc rc, const char *fmt, ...)

@@ -30,6 +30,29 @@ enum sql_stmt {
 	SQL_ACTION_COUNT,
 	SQL_SWEEP_SET,
 	SQL_SEAT_TOUCH,
+	/* store_life.c */
+	SQL_NOTIFY_SET,
+	SQL_WALK,
+	SQL_CHAT_RECENT,
+	SQL_CHAT_INSERT,
+	SQL_CHAT_LIST,
+	SQL_GAME_STATE,
+	SQL_SEAT_NUDGED,
+	SQL_SEAT_NUDGE,
+	SQL_REMIND_DUE,
+	SQL_REMIND_MARK,
+	SQL_DIGEST_DUE,
+	SQL_DIGEST_MARK,
+	SQL_REMATCH_SET,
+	/* store_outbox.c */
+	SQL_OUTBOX_DUE,
+	SQL_OUTBOX_CLAIM,
+	SQL_OUTBOX_SENT,
+	SQL_OUTBOX_FAILED,
+	SQL_OUTBOX_NEXT,
+	SQL_OUTBOX_LIST,
+	SQL_OUTBOX_RETRY,
+	SQL_OUTBOX_DROP,
 	SQL__MAX
 };
 
@@ -81,6 +104,19 @@ int sql_column_text(sqlite3_stmt *st, int col, char *buf, size_t cap);
 /* store_load(), but replayed from the seed even if a snapshot is there. */
 store_rc store_load_replayed(store *s, const char *id, store_game *out,
                              store_error *err);
+
+/* The store_game a row of games (SQL_GAME_GET) and its seats make,
+ * without its state (store_games.c): for the store's other files. */
+store_rc store_load_row(store *s, const char *id, store_game *g,
+                        store_error *err);
+
+/* Creates a game inside the caller's transaction (store_games.c). */
+store_rc store_create_locked(store *s, const store_new_game *ng,
+                             char id[STORE_ID_LEN + 1], store_error *err);
+
+/* Feeds g's record header (version, players, first, seed, names, stack
+ * lines) to the scratch replay, after bt_replay_init. 0 or -1 (gerr). */
+int store_feed_header(store *s, const store_game *g, bt_error *gerr);
 
 /* Applies the migrations the database lacks (migrate.c). */
 store_rc store_migrate(store *s, store_error *err);

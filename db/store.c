@@ -19,6 +19,7 @@ static const char *const rc_names[] = {
 	[STORE_CORRUPT] = "corrupt",
 	[STORE_TOO_NEW] = "too new",
 	[STORE_INVALID] = "invalid",
+	[STORE_LIMITED] = "limited",
 	[STORE_ERROR] = "error",
 };
 

@@ -27,6 +27,7 @@ typedef enum store_rc {
 	STORE_CORRUPT,     /* not a database, or a damaged one */
 	STORE_TOO_NEW,     /* written by a newer program: refused */
 	STORE_INVALID,     /* a bad argument (names, emails, counts) */
+	STORE_LIMITED,     /* too soon: a rate limit (chat, nudges) */
 	STORE_ERROR        /* any other failure (disk full, I/O) */
 } store_rc;
 
@@ -41,8 +42,31 @@ enum {
 	STORE_EMAIL_MAX = 254,      /* bytes, as RFC 5321 allows */
 	STORE_OPTIONS_MAX = 1024,   /* bytes of the options text */
 	STORE_HEADER_MAX = 512,     /* bytes of a record's header stack lines */
-	STORE_BUSY_TIMEOUT_MS = 5000
+	STORE_BUSY_TIMEOUT_MS = 5000,
+	STORE_REMIND_DEFAULT = 86400,  /* seconds before a turn's reminder */
+	STORE_REMIND_MIN = 3600,
+	STORE_REMIND_MAX = 30 * 86400,
+	STORE_CHAT_MAX = 500,          /* bytes of one chat message */
+	STORE_CHAT_BURST = 5,          /* messages a seat may say ... */
+	STORE_CHAT_WINDOW = 60,        /* ... in this many seconds */
+	STORE_NUDGE_EVERY = 86400,     /* seconds between one seat's nudges */
+	STORE_DIGEST_EVERY = 86400,    /* seconds between a seat's digests */
+	STORE_RETRY_FIRST = 60,        /* a failed email's first retry ... */
+	STORE_RETRY_MAX = 6 * 3600     /* ... doubling up to this */
 };
+
+/* How a seat wants its email. */
+typedef enum store_notify {
+	STORE_NOTIFY_EVERY,    /* every move of the others, and its turns */
+	STORE_NOTIFY_TURN,     /* only its turns and the end (the default) */
+	STORE_NOTIFY_DIGEST,   /* one email a day with what happened */
+	STORE_NOTIFY_NONE,     /* nothing at all */
+	STORE_NOTIFY__MAX
+} store_notify;
+
+/* "every", "turn", "digest", "none"; and back (-1 if unknown). */
+const char *store_notify_name(store_notify n);
+int store_notify_parse(const char *text, store_notify *out);
 
 typedef struct store store;
 
@@ -52,12 +76,15 @@ typedef struct store_seat {
 	char email[STORE_EMAIL_MAX + 1];    /* "" if none */
 	int64_t token_gen;                  /* bumped to revoke links */
 	int64_t last_seen;                  /* unix seconds, 0 if never */
+	store_notify notify;
+	int64_t digest_sent;                /* last digest queued, 0: never */
+	int64_t nudged;                     /* last nudge this seat sent */
 } store_seat;
 
 /* A game as loaded: its header, its seats and its current state. */
 typedef struct store_game {
 	char id[STORE_ID_LEN + 1];
-	int64_t created;                    /* unix seconds */
+	int64_t created, updated;           /* unix seconds */
 	int players, first;                 /* as created */
 	char seed[BT_SEED_TEXT_MAX + 1];    /* secret while playing */
 	char options[STORE_OPTIONS_MAX + 1];
@@ -66,6 +93,11 @@ typedef struct store_game {
 	bt_card sweep_card;                 /* a Sensor Sweep looked at by */
 	int sweep_seat;                     /* this seat, its order not yet
 	                                     * chosen; BT_NO_CARD / 0 if none */
+	int turn_seat;                      /* seat to move (0: game over) */
+	int64_t turn_since;                 /* ... since then (last line) */
+	int reminders;                      /* sent for this turn: 0..2 */
+	int64_t reminder_secs;              /* the game's reminder interval */
+	char rematch[STORE_ID_LEN + 1];     /* "play again" game, or "" */
 	store_seat seats[BT_MAX_PLAYERS];
 	bt_game state;                      /* after every stored line */
 } store_game;
@@ -110,6 +142,7 @@ typedef struct store_new_game {
 	const char *names[BT_MAX_PLAYERS];
 	const char *emails[BT_MAX_PLAYERS];
 	const char *options;
+	int64_t reminder_secs;   /* 0: STORE_REMIND_DEFAULT */
 } store_new_game;
 
 /* Creates a game; writes its id (NUL-terminated) into id. */
@@ -135,6 +168,8 @@ store_rc store_load(store *s, const char *id, store_game *out,
  */
 typedef struct store_mail {
 	int seat;                           /* 0 if not for a seat */
+	char kind[16];                      /* turn, move, over, reminder,
+	                                     * nudge, digest, seat */
 	char to[STORE_EMAIL_MAX + 1];
 	char subject[200];
 	char body[8192];
@@ -215,6 +250,169 @@ store_rc store_backup(store *s, const char *path, store_error *err);
  */
 store_rc store_check(store *s, void (*report)(void *ctx, const char *line),
                      void *ctx, store_error *err);
+
+/* ---- between moves (store_life.c) ------------------------------------- */
+
+/* Sets how seat of game id wants its email. */
+store_rc store_set_notify(store *s, const char *id, int seat,
+                          store_notify n, store_error *err);
+
+/* Called by store_walk for each action line: seq is the line's index
+ * (0-based; the table "after action N" is the state after line N-1),
+ * created its time.  Returns nonzero to stop the walk. */
+typedef int (*store_walk_fn)(void *ctx, int seq, int64_t created,
+                             const bt_game *before, const bt_game *after,
+                             const bt_action *a);
+
+/*
+ * Replays game g (as loaded) from its seed through its first upto lines
+ * (upto < 0: all of them), calling fn (may be NULL) for every action
+ * line, and leaves the state after them in *at (may be NULL).  Safe to
+ * call from a store_mail_fn (it touches neither the append's game nor
+ * its transaction).  STORE_INVALID if upto > g->seq.
+ */
+store_rc store_walk(store *s, const store_game *g, int upto,
+                    store_walk_fn fn, void *ctx, bt_game *at,
+                    store_error *err);
+
+/* One message of table talk. */
+typedef struct store_chat {
+	int seq;                            /* 0, 1, ... per game */
+	int seat;
+	int at_seq;                         /* the game's lines when said */
+	int64_t created;
+	char text[STORE_CHAT_MAX + 1];
+} store_chat;
+
+/*
+ * Seat of game id says text (1..STORE_CHAT_MAX bytes; the caller checks
+ * it is UTF-8 without control characters).  STORE_LIMITED if the seat
+ * said STORE_CHAT_BURST messages in the last STORE_CHAT_WINDOW seconds.
+ */
+store_rc store_chat_add(store *s, const char *id, int seat,
+                        const char *text, store_error *err);
+
+/* Calls fn for game id's messages with seq > after_seq (-1: all), in
+ * order; fn returns nonzero to stop.  Safe from a store_mail_fn. */
+store_rc store_chat_list(store *s, const char *id, int after_seq,
+                         int (*fn)(void *ctx, const store_chat *c),
+                         void *ctx, store_error *err);
+
+/*
+ * Seat of game id asks the seat to move to hurry: queues m (the caller
+ * composes it for g->turn_seat) if the game still has expected_seq
+ * lines (else STORE_CONFLICT), is in play, it is not seat's own turn
+ * (STORE_INVALID), and seat's last nudge is STORE_NUDGE_EVERY seconds
+ * old (else STORE_LIMITED).
+ */
+store_rc store_nudge(store *s, const char *id, int expected_seq, int seat,
+                     const store_mail *m, store_error *err);
+
+/* Composes reminder nth (1 or 2) of g's seat to move into *out: 1 if
+ * composed, 0 if that seat gets no email (counted as sent), -1 on error. */
+typedef int (*store_remind_fn)(void *ctx, const store_game *g, int nth,
+                               store_mail *out);
+
+/*
+ * Queues the reminders due at now: a game in play whose seat to move has
+ * had the turn for reminder_secs gets the first, after 3 x reminder_secs
+ * (twice the interval again) the second, then none until the turn
+ * passes.  Each in its own transaction; *queued (may be NULL) counts
+ * them.  fn may call store_walk and store_chat_list.
+ */
+store_rc store_queue_reminders(store *s, int64_t now, store_remind_fn fn,
+                               void *ctx, int *queued, store_error *err);
+
+/* Composes seat's digest of g since `since` (unix seconds; 0: the whole
+ * game) into *out: 1, 0 (nothing to say: nothing queued) or -1. */
+typedef int (*store_digest_fn)(void *ctx, const store_game *g, int seat,
+                               int64_t since, store_mail *out);
+
+/*
+ * Queues the daily digests due at now: every seat with notify digest and
+ * an email whose game changed since its last digest, which is at least
+ * STORE_DIGEST_EVERY seconds old.  *queued (may be NULL) counts them.
+ */
+store_rc store_queue_digests(store *s, int64_t now, store_digest_fn fn,
+                             void *ctx, int *queued, store_error *err);
+
+/* Composes seat's email about new game g into *out: 1, 0 (none) or -1. */
+typedef int (*store_seat_mail_fn)(void *ctx, const store_game *g, int seat,
+                                  store_mail *out);
+
+/*
+ * Play again: a new game with the seats of game id (names, emails, mail
+ * settings), the First Player the seat after id's (passing left), a
+ * fresh seed and the same reminder interval, with the emails fn (may be
+ * NULL) composes for its seats queued in the same transaction.  Only
+ * once id is over (else STORE_INVALID).  Asking again returns the same
+ * new game and queues nothing: *created (may be NULL) is 1 only for the
+ * call that made it.
+ */
+store_rc store_rematch(store *s, const char *id, store_seat_mail_fn fn,
+                       void *ctx, char new_id[STORE_ID_LEN + 1],
+                       int *created, store_error *err);
+
+/* ---- the outbox, for the mailer (store_outbox.c) ---------------------- */
+
+/* One queued (or sent, or dropped) email. */
+typedef struct store_outmail {
+	int64_t id;
+	char game[STORE_ID_LEN + 1];        /* "" if none */
+	int seat;                           /* 0 if none */
+	char kind[16];
+	char to[STORE_EMAIL_MAX + 1];
+	char subject[200];
+	char body[8192];
+	int64_t created;
+	int attempts;
+	int64_t next_attempt;
+	int64_t sent, dropped;              /* 0: not (yet) */
+	char last_error[256];
+} store_outmail;
+
+/*
+ * Claims the oldest email due at now: counts the attempt and moves its
+ * next attempt to now + STORE_RETRY_FIRST x 2^(attempts-1) (at most
+ * STORE_RETRY_MAX) and commits that before returning it, so that a
+ * mailer that dies while sending leaves it queued for a retry (at least
+ * once, never lost).  STORE_NOT_FOUND if none is due.
+ */
+store_rc store_outbox_claim(store *s, int64_t now, store_outmail *out,
+                            store_error *err);
+
+/* The claimed email id went out at now. */
+store_rc store_outbox_sent(store *s, int64_t id, int64_t now,
+                           store_error *err);
+
+/* Sending the claimed email id failed: why (one line) is kept; it stays
+ * queued for the retry its claim set. */
+store_rc store_outbox_failed(store *s, int64_t id, const char *why,
+                             store_error *err);
+
+/* The earliest next attempt of a queued email, or -1 if none is queued. */
+int64_t store_outbox_next_due(store *s);
+
+/* Which emails store_outbox_list shows. */
+typedef enum store_outbox_filter {
+	STORE_OUTBOX_QUEUED,   /* not sent, not dropped (failed ones too) */
+	STORE_OUTBOX_FAILED,   /* queued, and at least one attempt failed */
+	STORE_OUTBOX_ALL
+} store_outbox_filter;
+
+/* Calls fn for the emails of filter, oldest first (the body included);
+ * fn returns nonzero to stop. */
+store_rc store_outbox_list(store *s, store_outbox_filter filter,
+                           int (*fn)(void *ctx, const store_outmail *m),
+                           void *ctx, store_error *err);
+
+/* Makes queued email id (0: every queued one) due now; *n (may be NULL)
+ * counts them.  STORE_NOT_FOUND if id is not queued. */
+store_rc store_outbox_retry(store *s, int64_t id, int *n, store_error *err);
+
+/* Drops queued email id: it is kept, marked dropped, never sent.
+ * STORE_NOT_FOUND if id is not queued. */
+store_rc store_outbox_drop(store *s, int64_t id, store_error *err);
 
 /* Text for a return code ("conflict"). */
 const char *store_rc_name(store_rc rc);

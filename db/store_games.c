@@ -74,9 +74,16 @@ static int next_line(const char **at, const char **line, size_t *len)
 
 /* ---- writing rows ------------------------------------------------------ */
 
+/* The seat whose move it is in state, 0 once the game is over. */
+static int turn_seat(const bt_game *state)
+{
+	return state->status == BT_PLAYING ? state->turn : 0;
+}
+
 static store_rc insert_game(store *s, const char *id, const bt_record *rec,
                             const char *header, const char *options,
-                            int seq, const bt_game *state, store_error *err)
+                            int seq, const bt_game *state,
+                            int64_t reminder_secs, store_error *err)
 {
 	sqlite3_stmt *st = sql_get(s, SQL_GAME_INSERT);
 
@@ -91,6 +98,9 @@ static store_rc insert_game(store *s, const char *id, const bt_record *rec,
 	sql_bind_text(st, 9, status_names[state->status], -1);
 	sqlite3_bind_blob(st, 10, state, sizeof *state, SQLITE_TRANSIENT);
 	sqlite3_bind_int(st, 11, snapshot_format());
+	sqlite3_bind_int(st, 12, turn_seat(state));
+	sqlite3_bind_int64(st, 13, reminder_secs ? reminder_secs
+	                                         : STORE_REMIND_DEFAULT);
 	int rc = sql_run(s, SQL_GAME_INSERT);
 	return rc == SQLITE_DONE ? STORE_OK
 	                         : store_sqlite_fail(s, rc, "saving the game", err);
@@ -169,11 +179,15 @@ static store_rc new_record(const store_new_game *ng, bt_record *rec,
 	if (ng->options && strlen(ng->options) > STORE_OPTIONS_MAX)
 		return store_fail(err, STORE_INVALID, "options over %d bytes",
 		                  STORE_OPTIONS_MAX);
+	if (ng->reminder_secs && (ng->reminder_secs < STORE_REMIND_MIN ||
+	                          ng->reminder_secs > STORE_REMIND_MAX))
+		return store_fail(err, STORE_INVALID, "a reminder interval "
+		                  "must be from 1 hour to 30 days");
 	return check_emails(ng->emails, ng->players, err);
 }
 
-store_rc store_create(store *s, const store_new_game *ng,
-                      char id[STORE_ID_LEN + 1], store_error *err)
+store_rc store_create_locked(store *s, const store_new_game *ng,
+                             char id[STORE_ID_LEN + 1], store_error *err)
 {
 	bt_record *rec = &s->replay->rec;
 	bt_game state;
@@ -185,10 +199,20 @@ store_rc store_create(store *s, const store_new_game *ng,
 	if (bt_game_new(&state, rec->players, rec->first, rec->key, &gerr))
 		return store_fail(err, STORE_INVALID, "%s", gerr.why);
 	new_id(id);
+	if ((rc = insert_game(s, id, rec, "", ng->options, 0, &state,
+	                      ng->reminder_secs, err)))
+		return rc;
+	return insert_seats(s, id, rec, ng->emails, err);
+}
+
+store_rc store_create(store *s, const store_new_game *ng,
+                      char id[STORE_ID_LEN + 1], store_error *err)
+{
+	store_rc rc;
+
 	if ((rc = sql_begin(s, err)))
 		return rc;
-	if ((rc = insert_game(s, id, rec, "", ng->options, 0, &state, err)) ||
-	    (rc = insert_seats(s, id, rec, ng->emails, err))) {
+	if ((rc = store_create_locked(s, ng, id, err))) {
 		sql_rollback(s);
 		return rc;
 	}
@@ -298,7 +322,7 @@ store_rc store_import(store *s, const bt_record *rec,
 	if ((rc = sql_begin(s, err)))
 		return rc;
 	if ((rc = insert_game(s, id, rec, header, NULL, rec->nitems,
-	                      &s->replay->game, err)) ||
+	                      &s->replay->game, 0, err)) ||
 	    (rc = insert_seats(s, id, rec, emails, err)) ||
 	    (rc = insert_items(s, id, rec, err))) {
 		sql_rollback(s);
@@ -330,9 +354,9 @@ static int feed(store *s, bt_error *gerr, const char *fmt, ...)
 }
 
 /* Feeds the header a game row stands for; header holds its stack lines. */
-static int feed_header(store *s, const store_game *g, const char *header,
-                       bt_error *gerr)
+int store_feed_header(store *s, const store_game *g, bt_error *gerr)
 {
+	const char *header = g->header;
 	int bad = feed(s, gerr, "buffertime %d", BT_RECORD_VERSION) ||
 	          feed(s, gerr, "players %d", g->players) ||
 	          feed(s, gerr, "first %d", g->first) ||
@@ -356,7 +380,7 @@ static store_rc replay_game(store *s, store_game *g, store_error *err)
 	int rows = 0, bad;
 
 	bt_replay_init(s->replay);
-	bad = feed_header(s, g, g->header, &gerr);
+	bad = store_feed_header(s, g, &gerr);
 	sqlite3_stmt *st = sql_get(s, SQL_ACTIONS_GET);
 	sql_bind_text(st, 1, g->id, -1);
 	int rc = SQLITE_ROW;
@@ -428,6 +452,11 @@ static store_rc load_seats(store *s, store_game *g, store_error *err)
 			rc = SQLITE_CORRUPT;
 		p->token_gen = sqlite3_column_int64(st, 3);
 		p->last_seen = sqlite3_column_int64(st, 4);
+		if (store_notify_parse((const char *)sqlite3_column_text(st, 5),
+		                       &p->notify))
+			p->notify = STORE_NOTIFY_TURN;
+		p->digest_sent = sqlite3_column_int64(st, 6);
+		p->nudged = sqlite3_column_int64(st, 7);
 		if (rc == SQLITE_CORRUPT)
 			break;
 	}
@@ -436,7 +465,20 @@ static store_rc load_seats(store *s, store_game *g, store_error *err)
 	                         : store_sqlite_fail(s, rc, "reading seats", err);
 }
 
-/* Loads game id; forces a replay when replay is set (for checks). */
+/* The columns of a game row between moves (0004-life). */
+static void load_life(sqlite3_stmt *st, store_game *g)
+{
+	g->updated = sqlite3_column_int64(st, 13);
+	g->turn_seat = sqlite3_column_int(st, 14);
+	g->turn_since = sqlite3_column_int64(st, 15);
+	g->reminders = sqlite3_column_int(st, 16);
+	g->reminder_secs = sqlite3_column_int64(st, 17);
+	if (sql_column_text(st, 18, g->rematch, sizeof g->rematch))
+		g->rematch[0] = '\0';
+}
+
+/* Loads game id; forces a replay when replay is set (for checks), and
+ * leaves the state out when replay < 0 (store_load_row). */
 static store_rc load(store *s, const char *id, store_game *g, int replay,
                      store_error *err)
 {
@@ -464,7 +506,9 @@ static store_rc load(store *s, const char *id, store_game *g, int replay,
 		out = store_fail(err, STORE_CORRUPT, "game %.40s: a damaged "
 		                 "row", id);
 	load_sweep(st, g);
-	int snapshot = !replay && out == STORE_OK && use_snapshot(st, g);
+	load_life(st, g);
+	int snapshot = replay < 0 || (!replay && out == STORE_OK &&
+	                              use_snapshot(st, g));
 	sqlite3_reset(st);
 	if (out == STORE_OK)
 		out = load_seats(s, g, err);
@@ -477,6 +521,12 @@ store_rc store_load(store *s, const char *id, store_game *out,
                     store_error *err)
 {
 	return load(s, id, out, 0, err);
+}
+
+store_rc store_load_row(store *s, const char *id, store_game *g,
+                        store_error *err)
+{
+	return load(s, id, g, -1, err);
 }
 
 /* For store_check: the game replayed from scratch, never the snapshot. */
@@ -499,6 +549,7 @@ static store_rc advance(store *s, const store_game *before,
 	sql_bind_text(st, 4, status_names[after->status], -1);
 	sqlite3_bind_blob(st, 5, after, sizeof *after, SQLITE_TRANSIENT);
 	sqlite3_bind_int(st, 6, snapshot_format());
+	sqlite3_bind_int(st, 7, turn_seat(after));
 	int rc = sql_run(s, SQL_GAME_ADVANCE);
 	if (rc != SQLITE_DONE)
 		return store_sqlite_fail(s, rc, "saving the state", err);
@@ -581,6 +632,9 @@ store_rc store_append(store *s, const char *id, int expected_seq,
 		after->state = next;
 		after->sweep_card = BT_NO_CARD;   /* a new line ends a look */
 		after->sweep_seat = 0;
+		after->turn_seat = turn_seat(&next);
+		after->turn_since = after->updated = store_now();
+		after->reminders = 0;
 	}
 	return rc;
 }
@@ -740,6 +794,7 @@ store_rc store_queue_mail(store *s, const char *id, const store_mail *m,
 	sql_bind_text(st, 4, m->subject, -1);
 	sql_bind_text(st, 5, m->body, -1);
 	sqlite3_bind_int64(st, 6, store_now());
+	sql_bind_text(st, 7, m->kind, -1);
 	int rc = sql_run(s, SQL_OUTBOX_INSERT);
 	return rc == SQLITE_DONE ? STORE_OK
 	                         : store_sqlite_fail(s, rc, "queueing an email", err);

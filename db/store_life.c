@@ -1,0 +1,537 @@
+/*
+ * store_life.c - a game between its moves: mail settings, the history
+ * replayed action by action, table talk, nudges, reminders, digests and
+ * playing again.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "sql.h"
+
+enum {
+	DUE_BATCH = 256      /* games or seats one queueing pass looks at */
+};
+
+static const char *const notify_names[STORE_NOTIFY__MAX] = {
+	[STORE_NOTIFY_EVERY] = "every",
+	[STORE_NOTIFY_TURN] = "turn",
+	[STORE_NOTIFY_DIGEST] = "digest",
+	[STORE_NOTIFY_NONE] = "none",
+};
+
+const char *store_notify_name(store_notify n)
+{
+	return (unsigned)n < STORE_NOTIFY__MAX ? notify_names[n] : "turn";
+}
+
+int store_notify_parse(const char *text, store_notify *out)
+{
+	for (int i = 0; text && i < STORE_NOTIFY__MAX; i++)
+		if (strcmp(text, notify_names[i]) == 0) {
+			*out = (store_notify)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* An UPDATE of one seat's row: STORE_NOT_FOUND if there is no such
+ * seat. */
+static store_rc seat_update(store *s, enum sql_stmt which, const char *what,
+                            const char *id, int seat, store_error *err)
+{
+	int rc = sql_run(s, which);
+
+	if (rc != SQLITE_DONE)
+		return store_sqlite_fail(s, rc, what, err);
+	return sqlite3_changes(s->db) == 1 ? STORE_OK
+	       : store_fail(err, STORE_NOT_FOUND, "no seat %d in game "
+	                    "'%.40s'", seat, id);
+}
+
+store_rc store_set_notify(store *s, const char *id, int seat,
+                          store_notify n, store_error *err)
+{
+	if ((unsigned)n >= STORE_NOTIFY__MAX)
+		return store_fail(err, STORE_INVALID, "no such email setting");
+	sqlite3_stmt *st = sql_get(s, SQL_NOTIFY_SET);
+	sql_bind_text(st, 1, id, -1);
+	sqlite3_bind_int(st, 2, seat);
+	sql_bind_text(st, 3, notify_names[n], -1);
+	return seat_update(s, SQL_NOTIFY_SET, "saving the email setting", id,
+	                   seat, err);
+}
+
+/* ---- the history -------------------------------------------------------- */
+
+/* The state before the next line.  A replay starts the game at its first
+ * action line, so until then the start is worked out on a copy. */
+static int state_before(const bt_replay *r, bt_game *before, bt_error *gerr)
+{
+	static bt_replay copy;
+
+	if (r->started) {
+		*before = r->game;
+		return 0;
+	}
+	copy = *r;
+	if (bt_replay_finish(&copy, gerr))
+		return -1;
+	*before = copy.game;
+	return 0;
+}
+
+/* Feeds one stored line; for an action, calls fn around it. */
+static int walk_line(store *s, sqlite3_stmt *st, store_walk_fn fn,
+                     void *ctx, bt_error *gerr, int *stop)
+{
+	const char *line = (const char *)sqlite3_column_text(st, 2);
+	size_t len = (size_t)sqlite3_column_bytes(st, 2);
+	int action = sqlite3_column_int(st, 1) > 0;
+	bt_game before;
+	bt_action a;
+
+	if (fn && action && state_before(s->replay, &before, gerr))
+		return -1;
+
+	if (bt_replay_line(s->replay, line, len, gerr))
+		return -1;
+	if (fn && action && bt_action_parse(line, len, &a, gerr) == 0)
+		*stop = fn(ctx, sqlite3_column_int(st, 0),
+		           sqlite3_column_int64(st, 3), &before,
+		           &s->replay->game, &a);
+	return 0;
+}
+
+store_rc store_walk(store *s, const store_game *g, int upto,
+                    store_walk_fn fn, void *ctx, bt_game *at,
+                    store_error *err)
+{
+	bt_error gerr;
+	int rows = 0, stop = 0, bad, rc = SQLITE_DONE;
+
+	if (upto < 0)
+		upto = g->seq;
+	if (upto > g->seq)
+		return store_fail(err, STORE_INVALID, "the game has %d moves, "
+		                  "not %d", g->seq, upto);
+	bt_replay_init(s->replay);
+	bad = store_feed_header(s, g, &gerr);
+	sqlite3_stmt *st = sql_get(s, SQL_WALK);
+	sql_bind_text(st, 1, g->id, -1);
+	sqlite3_bind_int(st, 2, upto);
+	while (!bad && !stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (sqlite3_column_int(st, 0) != rows++)
+			break;
+		bad = walk_line(s, st, fn, ctx, &gerr, &stop);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_sqlite_fail(s, rc, "reading the history", err);
+	if (bad || (!stop && rows != upto))
+		return store_fail(err, STORE_CORRUPT, "game %.40s no longer "
+		                  "replays at line %d", g->id, rows);
+	if (at && state_before(s->replay, at, &gerr))
+		return store_fail(err, STORE_CORRUPT, "game %.40s does not "
+		                  "start: %s", g->id, gerr.why);
+	return STORE_OK;
+}
+
+/* ---- table talk --------------------------------------------------------- */
+
+static store_rc chat_locked(store *s, const char *id, int seat,
+                            const char *text, store_error *err)
+{
+	int64_t now = store_now();
+	sqlite3_stmt *st = sql_get(s, SQL_CHAT_RECENT);
+
+	sql_bind_text(st, 1, id, -1);
+	sqlite3_bind_int(st, 2, seat);
+	sqlite3_bind_int64(st, 3, now - STORE_CHAT_WINDOW);
+	int rc = sqlite3_step(st);
+	int recent = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW)
+		return store_sqlite_fail(s, rc, "reading the table talk", err);
+	if (recent >= STORE_CHAT_BURST)
+		return store_fail(err, STORE_LIMITED, "at most %d messages a "
+		                  "minute: wait a little", STORE_CHAT_BURST);
+	st = sql_get(s, SQL_CHAT_INSERT);
+	sql_bind_text(st, 1, id, -1);
+	sqlite3_bind_int(st, 2, seat);
+	sql_bind_text(st, 3, text, -1);
+	sqlite3_bind_int64(st, 4, now);
+	rc = sql_run(s, SQL_CHAT_INSERT);
+	return rc == SQLITE_DONE ? STORE_OK
+	       : store_sqlite_fail(s, rc, "saving the message", err);
+}
+
+store_rc store_chat_add(store *s, const char *id, int seat,
+                        const char *text, store_error *err)
+{
+	size_t n = text ? strnlen(text, STORE_CHAT_MAX + 1) : 0;
+	store_game *g = s->scratch;
+	store_rc rc;
+
+	if (n == 0 || n > STORE_CHAT_MAX)
+		return store_fail(err, STORE_INVALID, "a message has from 1 "
+		                  "to %d bytes", STORE_CHAT_MAX);
+	if ((rc = sql_begin(s, err)))
+		return rc;
+	rc = store_load_row(s, id, g, err);
+	if (rc == STORE_OK && (seat < 1 || seat > g->players))
+		rc = store_fail(err, STORE_NOT_FOUND, "no seat %d", seat);
+	if (rc == STORE_OK)
+		rc = chat_locked(s, id, seat, text, err);
+	if (rc == STORE_OK)
+		return sql_commit(s, err);
+	sql_rollback(s);
+	return rc;
+}
+
+store_rc store_chat_list(store *s, const char *id, int after_seq,
+                         int (*fn)(void *ctx, const store_chat *c),
+                         void *ctx, store_error *err)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_CHAT_LIST);
+	store_chat c;
+	int rc;
+
+	sql_bind_text(st, 1, id, -1);
+	sqlite3_bind_int(st, 2, after_seq);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		c.seq = sqlite3_column_int(st, 0);
+		c.seat = sqlite3_column_int(st, 1);
+		c.at_seq = sqlite3_column_int(st, 2);
+		c.created = sqlite3_column_int64(st, 3);
+		if (sql_column_text(st, 4, c.text, sizeof c.text))
+			c.text[0] = '\0';
+		if (fn(ctx, &c)) {
+			rc = SQLITE_DONE;
+			break;
+		}
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? STORE_OK
+	       : store_sqlite_fail(s, rc, "reading the table talk", err);
+}
+
+/* ---- nudges ------------------------------------------------------------- */
+
+static store_rc nudge_locked(store *s, const char *id, int expected_seq,
+                             int seat, const store_mail *m, store_error *err)
+{
+	store_game *g = s->scratch;
+	int64_t now = store_now();
+	store_rc rc;
+
+	if ((rc = store_load_row(s, id, g, err)))
+		return rc;
+	if (seat < 1 || seat > g->players)
+		return store_fail(err, STORE_NOT_FOUND, "no seat %d", seat);
+	if (g->seq != expected_seq)
+		return store_fail(err, STORE_CONFLICT, "the game moved on");
+	if (g->turn_seat == 0 || g->turn_seat == seat)
+		return store_fail(err, STORE_INVALID, g->turn_seat ? "it is "
+		                  "your own turn" : "the game is over");
+	if (g->seats[seat - 1].nudged > now - STORE_NUDGE_EVERY)
+		return store_fail(err, STORE_LIMITED, "one nudge a day: you "
+		                  "nudged already");
+	sqlite3_stmt *st = sql_get(s, SQL_SEAT_NUDGE);
+	sql_bind_text(st, 1, id, -1);
+	sqlite3_bind_int(st, 2, seat);
+	sqlite3_bind_int64(st, 3, now);
+	if ((rc = seat_update(s, SQL_SEAT_NUDGE, "saving the nudge", id, seat,
+	                      err)))
+		return rc;
+	return m && m->to[0] ? store_queue_mail(s, id, m, err) : STORE_OK;
+}
+
+store_rc store_nudge(store *s, const char *id, int expected_seq, int seat,
+                     const store_mail *m, store_error *err)
+{
+	store_rc rc;
+
+	if ((rc = sql_begin(s, err)))
+		return rc;
+	rc = nudge_locked(s, id, expected_seq, seat, m, err);
+	if (rc == STORE_OK)
+		return sql_commit(s, err);
+	sql_rollback(s);
+	return rc;
+}
+
+/* ---- reminders and digests ---------------------------------------------- */
+
+/* Up to DUE_BATCH ids (and seats, for digests) of a due query. */
+typedef struct due_list {
+	int n;
+	char id[DUE_BATCH][STORE_ID_LEN + 1];
+	int seat[DUE_BATCH];
+} due_list;
+
+static store_rc due_read(store *s, enum sql_stmt which, int64_t when,
+                         due_list *due, store_error *err)
+{
+	sqlite3_stmt *st = sql_get(s, which);
+	int rc;
+
+	due->n = 0;
+	sqlite3_bind_int64(st, 1, when);
+	sqlite3_bind_int(st, 2, DUE_BATCH);
+	while (due->n < DUE_BATCH && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (sql_column_text(st, 0, due->id[due->n], sizeof due->id[0]))
+			continue;
+		due->seat[due->n] = sqlite3_column_count(st) > 1
+		                    ? sqlite3_column_int(st, 1) : 0;
+		due->n++;
+	}
+	if (due->n == DUE_BATCH)
+		rc = SQLITE_DONE;
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? STORE_OK
+	       : store_sqlite_fail(s, rc, "finding what is due", err);
+}
+
+/* Is g's reminder still due at now (the game may have moved since)? */
+static int remind_due(const store_game *g, int64_t now)
+{
+	int64_t wait = g->reminder_secs * (g->reminders == 0 ? 1 : 3);
+
+	return g->state.status == BT_PLAYING && g->turn_seat > 0 &&
+	       g->reminders < 2 && g->turn_since + wait <= now;
+}
+
+static store_rc remind_locked(store *s, const char *id, int64_t now,
+                              store_remind_fn fn, void *ctx, int *queued,
+                              store_error *err)
+{
+	store_game *g = s->scratch;
+	store_rc rc;
+
+	if ((rc = store_load(s, id, g, err)) || !remind_due(g, now))
+		return rc;
+	int made = fn(ctx, g, g->reminders + 1, s->mail);
+	if (made < 0)
+		return store_fail(err, STORE_ERROR, "game %.40s: the reminder "
+		                  "could not be written", id);
+	if (made && (rc = store_queue_mail(s, id, s->mail, err)))
+		return rc;
+	sqlite3_stmt *st = sql_get(s, SQL_REMIND_MARK);
+	sql_bind_text(st, 1, id, -1);
+	sqlite3_bind_int(st, 2, g->seq);
+	sqlite3_bind_int(st, 3, g->reminders);
+	int src = sql_run(s, SQL_REMIND_MARK);
+	if (src != SQLITE_DONE)
+		return store_sqlite_fail(s, src, "counting a reminder", err);
+	*queued += made;
+	return STORE_OK;
+}
+
+/* What a queueing pass composes with. */
+typedef struct due_job {
+	store_remind_fn remind;
+	store_digest_fn digest;
+	void *ctx;
+} due_job;
+
+/* Runs one due item inside its own transaction. */
+typedef store_rc due_step(store *s, const due_list *due, int i, int64_t now,
+                          const due_job *job, int *queued,
+                          store_error *err);
+
+static store_rc remind_step(store *s, const due_list *due, int i,
+                            int64_t now, const due_job *job, int *queued,
+                            store_error *err)
+{
+	return remind_locked(s, due->id[i], now, job->remind, job->ctx,
+	                     queued, err);
+}
+
+static store_rc each_due(store *s, const due_list *due, int64_t now,
+                         due_step *step, const due_job *job, int *queued,
+                         store_error *err)
+{
+	int count = 0;
+
+	for (int i = 0; i < due->n; i++) {
+		store_rc rc = sql_begin(s, err);
+		if (rc == STORE_OK)
+			rc = step(s, due, i, now, job, &count, err);
+		if (rc == STORE_OK)
+			rc = sql_commit(s, err);
+		else
+			sql_rollback(s);
+		if (rc != STORE_OK) {
+			if (queued)
+				*queued = count;
+			return rc;
+		}
+	}
+	if (queued)
+		*queued = count;
+	return STORE_OK;
+}
+
+store_rc store_queue_reminders(store *s, int64_t now, store_remind_fn fn,
+                               void *ctx, int *queued, store_error *err)
+{
+	static due_list due;
+	due_job job = { .remind = fn, .ctx = ctx };
+	store_rc rc;
+
+	if (queued)
+		*queued = 0;
+	if ((rc = due_read(s, SQL_REMIND_DUE, now, &due, err)))
+		return rc;
+	return each_due(s, &due, now, remind_step, &job, queued, err);
+}
+
+static store_rc digest_step(store *s, const due_list *due, int i,
+                            int64_t now, const due_job *job, int *queued,
+                            store_error *err)
+{
+	store_game *g = s->scratch;
+	int seat = due->seat[i];
+	store_rc rc;
+
+	if ((rc = store_load(s, due->id[i], g, err)))
+		return rc;
+	if (seat < 1 || seat > g->players)
+		return STORE_OK;
+	int64_t since = g->seats[seat - 1].digest_sent;
+	int made = job->digest(job->ctx, g, seat, since, s->mail);
+	if (made < 0)
+		return store_fail(err, STORE_ERROR, "game %.40s: a digest "
+		                  "could not be written", g->id);
+	if (made && (rc = store_queue_mail(s, g->id, s->mail, err)))
+		return rc;
+	sqlite3_stmt *st = sql_get(s, SQL_DIGEST_MARK);
+	sql_bind_text(st, 1, g->id, -1);
+	sqlite3_bind_int(st, 2, seat);
+	sqlite3_bind_int64(st, 3, now);
+	sqlite3_bind_int64(st, 4, since);
+	int src = sql_run(s, SQL_DIGEST_MARK);
+	if (src != SQLITE_DONE)
+		return store_sqlite_fail(s, src, "noting a digest", err);
+	*queued += made;
+	return STORE_OK;
+}
+
+store_rc store_queue_digests(store *s, int64_t now, store_digest_fn fn,
+                             void *ctx, int *queued, store_error *err)
+{
+	static due_list due;
+	due_job job = { .digest = fn, .ctx = ctx };
+	store_rc rc;
+
+	if (queued)
+		*queued = 0;
+	if ((rc = due_read(s, SQL_DIGEST_DUE, now - STORE_DIGEST_EVERY, &due,
+	                   err)))
+		return rc;
+	return each_due(s, &due, now, digest_step, &job, queued, err);
+}
+
+/* ---- playing again ------------------------------------------------------ */
+
+/* The new game's settings: g's seats, the First Player passing left. */
+static void rematch_of(const store_game *g, store_new_game *ng)
+{
+	memset(ng, 0, sizeof *ng);
+	ng->players = g->players;
+	ng->first = g->first % g->players + 1;
+	ng->reminder_secs = g->reminder_secs;
+	for (int i = 0; i < g->players; i++) {
+		ng->names[i] = g->seats[i].name;
+		ng->emails[i] = g->seats[i].email;
+	}
+}
+
+static store_rc copy_settings(store *s, const store_game *g,
+                              const char *new_id, store_error *err)
+{
+	for (int seat = 1; seat <= g->players; seat++) {
+		sqlite3_stmt *st = sql_get(s, SQL_NOTIFY_SET);
+		sql_bind_text(st, 1, new_id, -1);
+		sqlite3_bind_int(st, 2, seat);
+		sql_bind_text(st, 3, store_notify_name(g->seats[seat - 1].notify),
+		              -1);
+		store_rc rc = seat_update(s, SQL_NOTIFY_SET, "copying a "
+		                          "setting", new_id, seat, err);
+		if (rc)
+			return rc;
+	}
+	return STORE_OK;
+}
+
+/* The new game's seat emails, in the transaction that made it. */
+static store_rc rematch_mails(store *s, const char *new_id,
+                              store_seat_mail_fn fn, void *ctx,
+                              store_error *err)
+{
+	store_game *g = s->scratch;
+	store_rc rc;
+
+	if (!fn || (rc = store_load(s, new_id, g, err)))
+		return fn ? rc : STORE_OK;
+	for (int seat = 1; seat <= g->players; seat++) {
+		int made = fn(ctx, g, seat, s->mail);
+		if (made < 0)
+			return store_fail(err, STORE_ERROR, "seat %d's email "
+			                  "could not be written", seat);
+		if (made && (rc = store_queue_mail(s, new_id, s->mail, err)))
+			return rc;
+	}
+	return STORE_OK;
+}
+
+static store_rc rematch_locked(store *s, const char *id,
+                               store_seat_mail_fn fn, void *ctx,
+                               char new_id[STORE_ID_LEN + 1], int *created,
+                               store_error *err)
+{
+	static store_game old;
+	store_new_game ng;
+	store_rc rc;
+
+	if ((rc = store_load(s, id, &old, err)))
+		return rc;
+	if (old.rematch[0]) {
+		memcpy(new_id, old.rematch, STORE_ID_LEN + 1);
+		return STORE_OK;
+	}
+	if (old.state.status == BT_PLAYING)
+		return store_fail(err, STORE_INVALID, "the game is not over");
+	rematch_of(&old, &ng);
+	if ((rc = store_create_locked(s, &ng, new_id, err)) ||
+	    (rc = copy_settings(s, &old, new_id, err)) ||
+	    (rc = rematch_mails(s, new_id, fn, ctx, err)))
+		return rc;
+	sqlite3_stmt *st = sql_get(s, SQL_REMATCH_SET);
+	sql_bind_text(st, 1, id, -1);
+	sql_bind_text(st, 2, new_id, -1);
+	int src = sql_run(s, SQL_REMATCH_SET);
+	if (src != SQLITE_DONE || sqlite3_changes(s->db) != 1)
+		return store_sqlite_fail(s, src, "linking the new game", err);
+	*created = 1;
+	return STORE_OK;
+}
+
+store_rc store_rematch(store *s, const char *id, store_seat_mail_fn fn,
+                       void *ctx, char new_id[STORE_ID_LEN + 1],
+                       int *created, store_error *err)
+{
+	int made = 0;
+	store_rc rc;
+
+	if ((rc = sql_begin(s, err)))
+		return rc;
+	rc = rematch_locked(s, id, fn, ctx, new_id, &made, err);
+	if (rc == STORE_OK)
+		rc = sql_commit(s, err);
+	else
+		sql_rollback(s);
+	if (created)
+		*created = rc == STORE_OK && made;
+	return rc;
+}

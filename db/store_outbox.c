@@ -1,0 +1,178 @@
+/*
+ * store_outbox.c - the mailer's side of the outbox: claiming the oldest
+ * due email (its attempt counted and its retry set before it is sent),
+ * marking it sent or failed, and what `buffertime admin mail` shows and
+ * changes.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "sql.h"
+
+/* Seconds until the retry after attempt number `attempts` (1, 2, ...). */
+static int64_t backoff(int attempts)
+{
+	int64_t wait = STORE_RETRY_FIRST;
+
+	for (int i = 1; i < attempts && wait < STORE_RETRY_MAX; i++)
+		wait *= 2;
+	return wait < STORE_RETRY_MAX ? wait : STORE_RETRY_MAX;
+}
+
+/* A row of SQL_OUTBOX_DUE or SQL_OUTBOX_LIST into m. */
+static void read_row(sqlite3_stmt *st, store_outmail *m)
+{
+	memset(m, 0, sizeof *m);
+	m->id = sqlite3_column_int64(st, 0);
+	sql_column_text(st, 1, m->game, sizeof m->game);
+	m->seat = sqlite3_column_int(st, 2);
+	sql_column_text(st, 3, m->kind, sizeof m->kind);
+	sql_column_text(st, 4, m->to, sizeof m->to);
+	sql_column_text(st, 5, m->subject, sizeof m->subject);
+	sql_column_text(st, 6, m->body, sizeof m->body);
+	m->created = sqlite3_column_int64(st, 7);
+	m->attempts = sqlite3_column_int(st, 8);
+	m->next_attempt = sqlite3_column_int64(st, 9);
+	sql_column_text(st, 10, m->last_error, sizeof m->last_error);
+	m->sent = sqlite3_column_int64(st, 11);
+	m->dropped = sqlite3_column_int64(st, 12);
+}
+
+static store_rc claim_locked(store *s, int64_t now, store_outmail *out,
+                             store_error *err)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_OUTBOX_DUE);
+
+	sqlite3_bind_int64(st, 1, now);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		read_row(st, out);
+	sqlite3_reset(st);
+	if (rc == SQLITE_DONE)
+		return store_fail(err, STORE_NOT_FOUND, "no email is due");
+	if (rc != SQLITE_ROW)
+		return store_sqlite_fail(s, rc, "reading the outbox", err);
+	out->attempts++;
+	out->next_attempt = now + backoff(out->attempts);
+	st = sql_get(s, SQL_OUTBOX_CLAIM);
+	sqlite3_bind_int64(st, 1, out->id);
+	sqlite3_bind_int64(st, 2, out->next_attempt);
+	rc = sql_run(s, SQL_OUTBOX_CLAIM);
+	return rc == SQLITE_DONE ? STORE_OK
+	       : store_sqlite_fail(s, rc, "counting an attempt", err);
+}
+
+store_rc store_outbox_claim(store *s, int64_t now, store_outmail *out,
+                            store_error *err)
+{
+	store_rc rc;
+
+	if ((rc = sql_begin(s, err)))
+		return rc;
+	rc = claim_locked(s, now, out, err);
+	if (rc == STORE_OK)
+		return sql_commit(s, err);
+	sql_rollback(s);
+	return rc;
+}
+
+/* Runs an UPDATE of one queued row: STORE_NOT_FOUND if it changed none. */
+static store_rc update_one(store *s, enum sql_stmt which, int64_t id,
+                           const char *what, store_error *err)
+{
+	int rc = sql_run(s, which);
+
+	if (rc != SQLITE_DONE)
+		return store_sqlite_fail(s, rc, what, err);
+	return sqlite3_changes(s->db) > 0 ? STORE_OK
+	       : store_fail(err, STORE_NOT_FOUND, "no queued email %lld",
+	                    (long long)id);
+}
+
+store_rc store_outbox_sent(store *s, int64_t id, int64_t now,
+                           store_error *err)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_OUTBOX_SENT);
+
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int64(st, 2, now);
+	return update_one(s, SQL_OUTBOX_SENT, id, "marking an email sent",
+	                  err);
+}
+
+store_rc store_outbox_failed(store *s, int64_t id, const char *why,
+                             store_error *err)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_OUTBOX_FAILED);
+	char line[256];
+
+	/* one line, so that `admin mail list` stays a line per email */
+	snprintf(line, sizeof line, "%s", why && why[0] ? why : "failed");
+	for (char *p = line; *p; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
+	sqlite3_bind_int64(st, 1, id);
+	sql_bind_text(st, 2, line, -1);
+	return update_one(s, SQL_OUTBOX_FAILED, id, "noting a failure", err);
+}
+
+int64_t store_outbox_next_due(store *s)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_OUTBOX_NEXT);
+	int64_t next = -1;
+
+	if (sqlite3_step(st) == SQLITE_ROW &&
+	    sqlite3_column_type(st, 0) != SQLITE_NULL)
+		next = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return next;
+}
+
+store_rc store_outbox_list(store *s, store_outbox_filter filter,
+                           int (*fn)(void *ctx, const store_outmail *m),
+                           void *ctx, store_error *err)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_OUTBOX_LIST);
+	static store_outmail row;   /* 9 KiB: not on the stack */
+	int rc;
+
+	sqlite3_bind_int(st, 1, (int)filter);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		read_row(st, &row);
+		if (fn(ctx, &row)) {
+			rc = SQLITE_DONE;
+			break;
+		}
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? STORE_OK
+	       : store_sqlite_fail(s, rc, "listing the outbox", err);
+}
+
+store_rc store_outbox_retry(store *s, int64_t id, int *n, store_error *err)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_OUTBOX_RETRY);
+
+	if (n)
+		*n = 0;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int64(st, 2, store_now());
+	int rc = sql_run(s, SQL_OUTBOX_RETRY);
+	if (rc != SQLITE_DONE)
+		return store_sqlite_fail(s, rc, "retrying", err);
+	int changed = sqlite3_changes(s->db);
+	if (n)
+		*n = changed;
+	return changed > 0 || id == 0 ? STORE_OK
+	       : store_fail(err, STORE_NOT_FOUND, "no queued email %lld",
+	                    (long long)id);
+}
+
+store_rc store_outbox_drop(store *s, int64_t id, store_error *err)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_OUTBOX_DROP);
+
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int64(st, 2, store_now());
+	return update_one(s, SQL_OUTBOX_DROP, id, "dropping an email", err);
+}
