@@ -42,6 +42,14 @@ static const struct {
 	  sizeof(((conf *)0)->mail_from), 0, 0 },
 	{ "synchronous", CONF_TEXT, offsetof(conf, synchronous),
 	  sizeof(((conf *)0)->synchronous), 0, 0 },
+	{ "sendmail", CONF_TEXT, offsetof(conf, sendmail),
+	  sizeof(((conf *)0)->sendmail), 0, 0 },
+	{ "mail_dir", CONF_TEXT, offsetof(conf, mail_dir),
+	  sizeof(((conf *)0)->mail_dir), 0, 0 },
+	{ "mail_timeout", CONF_INT, offsetof(conf, mail_timeout), 0, 1,
+	  CONF_MAIL_TIMEOUT_MAX },
+	{ "mail_poll", CONF_INT, offsetof(conf, mail_poll), 0, 1,
+	  CONF_MAIL_POLL_MAX },
 };
 
 enum { NKEYS = sizeof keys / sizeof keys[0], CONF_LINE_MAX = 2048 };
@@ -67,6 +75,9 @@ void conf_defaults(conf *c)
 	copy(c->templates, sizeof c->templates, BT_TEMPLATE_DIR);
 	copy(c->mail_from, sizeof c->mail_from, "buffertime@localhost");
 	copy(c->synchronous, sizeof c->synchronous, "full");
+	copy(c->sendmail, sizeof c->sendmail, "/usr/sbin/sendmail -t -i");
+	c->mail_timeout = 60;
+	c->mail_poll = 5;
 }
 
 /* Parses a decimal in [min, max]. */
@@ -255,6 +266,10 @@ int conf_finish(conf *c, char *why, size_t cap)
 	}
 	if (strcmp(c->synchronous, "full") && strcmp(c->synchronous, "normal")) {
 		snprintf(why, cap, "synchronous must be full or normal");
+		return -1;
+	}
+	if (strspn(c->sendmail, " \t") == strlen(c->sendmail)) {
+		snprintf(why, cap, "sendmail must name a program");
 		return -1;
 	}
 	return 0;

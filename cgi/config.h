@@ -1,6 +1,6 @@
 /*
- * config.h - the FastCGI program's settings: a small "key = value" file,
- * then command-line flags over it.
+ * config.h - the settings of the FastCGI program and of the mailer: a
+ * small "key = value" file, then command-line flags over it.
  *
  *	# buffertime.conf
  *	base_url  = https://example.org/buffertime/
@@ -11,6 +11,11 @@
  *	templates = /usr/local/share/buffertime/templates
  *	mail_from = buffertime@example.org
  *	synchronous = full                 (or normal: see README, Storage)
+ *	sendmail  = /usr/sbin/sendmail -t -i   (split on blanks; no shell)
+ *	mail_dir  = /var/lib/buffertime/mail   (default unset: if set, each
+ *	                                       message is a file there)
+ *	mail_timeout = 60                  (seconds one sendmail may take)
+ *	mail_poll = 5                      (seconds between outbox looks)
  *
  * Every key has a default; conf_finish() checks the whole and derives the
  * path prefix of base_url.  Errors are one line for people, naming the
@@ -25,6 +30,8 @@ enum {
 	CONF_URL_MAX = 512,       /* bytes of base_url */
 	CONF_PATH_MAX = 1024,     /* bytes of a file path */
 	CONF_WORKERS_MAX = 64,
+	CONF_MAIL_TIMEOUT_MAX = 3600,
+	CONF_MAIL_POLL_MAX = 3600,
 	CONF_WHY_MAX = 1200       /* a comfortable size for `why` */
 };
 
@@ -40,6 +47,9 @@ typedef struct conf {
 	char templates[CONF_PATH_MAX + 1];
 	char mail_from[CONF_URL_MAX + 1];
 	char synchronous[8];               /* "full" or "normal" */
+	char sendmail[CONF_PATH_MAX + 1];  /* program and arguments */
+	char mail_dir[CONF_PATH_MAX + 1];  /* "" unless mail goes to files */
+	int mail_timeout, mail_poll;       /* seconds */
 } conf;
 
 /* Fills c with the defaults (BT_DEFAULT_DB, BT_TEMPLATE_DIR...). */

@@ -2,14 +2,13 @@
 # its templates and its static files.  Keep the lists explicit.
 buffertime_fcgi_SOURCES = \
 	cgi/main.c cgi/web.h \
-	cgi/config.c cgi/config.h \
 	cgi/request.c cgi/request.h \
 	cgi/route.c cgi/response.c cgi/seat.c \
 	cgi/keys.c cgi/keys.h cgi/vals.c cgi/vals.h \
 	cgi/page_home.c cgi/home.h cgi/page_create.c cgi/page_join.c \
 	cgi/page_table.c cgi/table.h cgi/table_cards.c \
 	cgi/forms.c cgi/forms.h cgi/cardview.c cgi/cardview.h \
-	cgi/moves.c cgi/moves.h cgi/describe.c cgi/describe.h \
+	cgi/moves.c cgi/moves.h \
 	cgi/page_act.c cgi/page_record.c cgi/page_error.c
 
 dist_template_DATA = \

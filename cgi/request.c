@@ -69,6 +69,18 @@ static req_rc read_query(request *r, FCGX_ParamArray env)
 	return REQ_OK;
 }
 
+/* A multipart/form-data body: what a mail program's one-click
+ * unsubscribe (RFC 8058) should send.  Our own forms never do. */
+static int is_multipart(const char *ct)
+{
+	static const char want[] = "multipart/form-data";
+
+	while (ct && (*ct == ' ' || *ct == '\t'))
+		ct++;
+	return ct && strncasecmp(ct, want, sizeof want - 1) == 0 &&
+	       (ct[sizeof want - 1] == '\0' || ct[sizeof want - 1] == ';');
+}
+
 req_rc request_body(request *r, FCGX_Request *fr)
 {
 	const char *ct = FCGX_GetParam("CONTENT_TYPE", fr->envp);
@@ -84,12 +96,14 @@ req_rc request_body(request *r, FCGX_Request *fr)
 	}
 	if (len > FORM_BODY_MAX)
 		return bad(r, REQ_TOO_LARGE, "the form is too large");
-	if (!form_is_urlencoded(ct))
+	if (!form_is_urlencoded(ct) && !is_multipart(ct))
 		return bad(r, REQ_MEDIA_TYPE, "only HTML forms "
 		           "(application/x-www-form-urlencoded) are taken");
 	got = FCGX_GetStr(r->raw, (int)len, fr->in);
 	if (got != (int)len)
 		return bad(r, REQ_BAD, "the form ended early");
+	if (is_multipart(ct))
+		got = 0;    /* read, and taken as a form without fields */
 	r->raw[got] = '\0';
 	if (form_parse(&r->body, r->raw, (size_t)got, r->why, sizeof r->why))
 		return REQ_BAD;

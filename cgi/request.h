@@ -58,7 +58,9 @@ req_rc request_read(request *r, FCGX_Request *fr, const char *prefix);
 /*
  * Reads a POST's body into r->body (once the route is known, so a POST to
  * no page is a 404 whatever its body): at most FORM_BODY_MAX bytes of
- * application/x-www-form-urlencoded.  Returns REQ_OK or what was wrong.
+ * application/x-www-form-urlencoded.  A multipart/form-data body (a mail
+ * program's RFC 8058 one-click unsubscribe) is read and taken as a form
+ * with no fields.  Returns REQ_OK or what was wrong.
  */
 req_rc request_body(request *r, FCGX_Request *fr);
 

@@ -25,7 +25,8 @@ enum {
 	MAC_LEN = crypto_auth_BYTES,
 	TOK_RAW = MSG_LEN + MAC_LEN,
 	SUBKEY_SEAT = 1,
-	SUBKEY_CSRF = 2
+	SUBKEY_CSRF = 2,
+	SUBKEY_LINK = 3      /* + token_kind */
 };
 
 _Static_assert(TOKEN_KEY_BYTES == crypto_kdf_KEYBYTES, "kdf key size");
@@ -62,6 +63,10 @@ void token_keys_derive(const unsigned char master[TOKEN_KEY_BYTES],
 	                           "btseat__", master);
 	crypto_kdf_derive_from_key(k->csrf, sizeof k->csrf, SUBKEY_CSRF,
 	                           "btcsrf__", master);
+	for (int kind = 0; kind < TOKEN_KIND__MAX; kind++)
+		crypto_kdf_derive_from_key(k->link[kind], sizeof k->link[kind],
+		                           SUBKEY_LINK + (uint64_t)kind,
+		                           "btlink__", master);
 }
 
 void token_keys_wipe(token_keys *k)
@@ -169,15 +174,16 @@ token_rc token_keys_load(const char *path, token_keys *k, char *why,
 }
 
 /* Packs the MACed message; TOKEN_INVALID for a bad id, seat or gen. */
-static token_rc pack(unsigned char msg[MSG_LEN], const char *game_id,
-                     int seat, int64_t gen)
+static token_rc pack_any(unsigned char msg[MSG_LEN], const char *game_id,
+                         int seat, int min_seat, int64_t gen)
 {
 	char again[TOKEN_GAME_ID_LEN + 1];
 	const char *end;
 	size_t len;
 	int i;
 
-	if (game_id == NULL || seat < 1 || seat > TOKEN_SEAT_MAX || gen < 0 ||
+	if (game_id == NULL || seat < min_seat || seat > TOKEN_SEAT_MAX ||
+	    gen < 0 ||
 	    strnlen(game_id, TOKEN_GAME_ID_LEN + 1) != TOKEN_GAME_ID_LEN)
 		return TOKEN_INVALID;
 	if (sodium_base642bin(msg + 1, ID_RAW, game_id, TOKEN_GAME_ID_LEN,
@@ -193,6 +199,12 @@ static token_rc pack(unsigned char msg[MSG_LEN], const char *game_id,
 	for (i = 0; i < 8; i++)
 		msg[MSG_LEN - 1 - i] = (unsigned char)((uint64_t)gen >> (8 * i));
 	return TOKEN_OK;
+}
+
+static token_rc pack(unsigned char msg[MSG_LEN], const char *game_id,
+                     int seat, int64_t gen)
+{
+	return pack_any(msg, game_id, seat, 1, gen);
 }
 
 token_rc token_make(const token_keys *k, const char *game_id, int seat,
@@ -277,6 +289,47 @@ token_rc csrf_check(const token_keys *k, const char *game_id, int seat,
 	if (pack(msg, game_id, seat, gen) != TOKEN_OK)
 		return TOKEN_MALFORMED;
 	if (crypto_auth_verify(mac, msg, MSG_LEN, k->csrf) != 0)
+		return TOKEN_BAD_MAC;
+	return TOKEN_OK;
+}
+
+/* The message of a link key: a spectator's names no seat; the others
+ * name one. */
+static token_rc pack_link(unsigned char msg[MSG_LEN], token_kind kind,
+                          const char *game_id, int seat, int64_t gen)
+{
+	if ((unsigned)kind >= TOKEN_KIND__MAX ||
+	    (kind == TOKEN_WATCH) != (seat == 0))
+		return TOKEN_INVALID;
+	return pack_any(msg, game_id, seat, 0, gen);
+}
+
+token_rc link_key_make(const token_keys *k, token_kind kind,
+                       const char *game_id, int seat, int64_t gen,
+                       char *dst, size_t cap)
+{
+	unsigned char msg[MSG_LEN], mac[MAC_LEN];
+
+	if (dst && cap)
+		dst[0] = '\0';
+	if (dst == NULL || cap < CSRF_TEXT_SIZE ||
+	    pack_link(msg, kind, game_id, seat, gen) != TOKEN_OK)
+		return TOKEN_INVALID;
+	crypto_auth(mac, msg, MSG_LEN, k->link[kind]);
+	sodium_bin2base64(dst, cap, mac, sizeof mac, B64);
+	return TOKEN_OK;
+}
+
+token_rc link_key_check(const token_keys *k, token_kind kind,
+                        const char *game_id, int seat, int64_t gen,
+                        const char *tok)
+{
+	unsigned char msg[MSG_LEN], mac[MAC_LEN];
+
+	if (unb64(mac, sizeof mac, tok, CSRF_TEXT_LEN) != 0 ||
+	    pack_link(msg, kind, game_id, seat, gen) != TOKEN_OK)
+		return TOKEN_MALFORMED;
+	if (crypto_auth_verify(mac, msg, MSG_LEN, k->link[kind]) != 0)
 		return TOKEN_BAD_MAC;
 	return TOKEN_OK;
 }

@@ -45,9 +45,24 @@ typedef enum token_rc {
 } token_rc;
 
 /* The derived keys.  Secret: wipe with token_keys_wipe when done. */
+/*
+ * Read-only link keys: a URL that must work without the seat's cookie
+ * but must not play the seat (an Atom feed, an unsubscribe link, a
+ * spectator's view) carries a MAC over (game, seat, gen) with a key of
+ * its own kind, CSRF_TEXT_LEN characters.  A spectator key has seat 0
+ * and gen 0; the others die with the seat's generation, like its link.
+ */
+typedef enum token_kind {
+	TOKEN_FEED,          /* PREFIX g/ID/feed?s=SEAT&k=KEY */
+	TOKEN_UNSUB,         /* PREFIX g/ID/unsubscribe?s=SEAT&k=KEY */
+	TOKEN_WATCH,         /* PREFIX g/ID/watch?k=KEY (seat 0, gen 0) */
+	TOKEN_KIND__MAX
+} token_kind;
+
 typedef struct token_keys {
 	unsigned char seat[TOKEN_KEY_BYTES];
 	unsigned char csrf[TOKEN_KEY_BYTES];
+	unsigned char link[TOKEN_KIND__MAX][TOKEN_KEY_BYTES];
 } token_keys;
 
 /* Loads the server key from path, or, if no file exists there, creates it
@@ -94,6 +109,17 @@ token_rc csrf_make(const token_keys *k, const char *game_id, int seat,
  * is malformed). */
 token_rc csrf_check(const token_keys *k, const char *game_id, int seat,
                     int64_t gen, const char *tok);
+
+/* Writes the link key of kind for (game_id, seat, gen) into dst (cap >=
+ * CSRF_TEXT_SIZE).  seat is 0..TOKEN_SEAT_MAX (0 only for TOKEN_WATCH). */
+token_rc link_key_make(const token_keys *k, token_kind kind,
+                       const char *game_id, int seat, int64_t gen,
+                       char *dst, size_t cap);
+
+/* TOKEN_OK if tok is the link key of kind for (game_id, seat, gen). */
+token_rc link_key_check(const token_keys *k, token_kind kind,
+                        const char *game_id, int seat, int64_t gen,
+                        const char *tok);
 
 /* A short constant description of rc, for logs. */
 const char *token_rc_text(token_rc rc);

@@ -1259,6 +1259,65 @@ START_TEST(test_csrf)
 }
 END_TEST
 
+/* Read-only link keys: one kind is never another, nor a CSRF token;
+ * a spectator's names no seat, the others one; the generation counts. */
+START_TEST(test_link_keys)
+{
+	char f[CSRF_TEXT_SIZE], u[CSRF_TEXT_SIZE], w[CSRF_TEXT_SIZE];
+	char c[CSRF_TEXT_SIZE];
+	token_keys k, other;
+
+	keys_from(7, &k);
+	keys_from(8, &other);
+	ck_assert_int_eq(link_key_make(&k, TOKEN_FEED, GAME, 2, 5, f, sizeof f),
+	                 TOKEN_OK);
+	ck_assert_int_eq(link_key_make(&k, TOKEN_UNSUB, GAME, 2, 5, u,
+	                               sizeof u), TOKEN_OK);
+	ck_assert_int_eq(link_key_make(&k, TOKEN_WATCH, GAME, 0, 0, w,
+	                               sizeof w), TOKEN_OK);
+	ck_assert_int_eq(csrf_make(&k, GAME, 2, 5, c, sizeof c), TOKEN_OK);
+	ck_assert_uint_eq(strlen(f), CSRF_TEXT_LEN);
+	ck_assert_str_ne(f, u);
+	ck_assert_str_ne(f, c);
+	ck_assert_int_eq(link_key_check(&k, TOKEN_FEED, GAME, 2, 5, f), TOKEN_OK);
+	ck_assert_int_eq(link_key_check(&k, TOKEN_UNSUB, GAME, 2, 5, u),
+	                 TOKEN_OK);
+	ck_assert_int_eq(link_key_check(&k, TOKEN_WATCH, GAME, 0, 0, w),
+	                 TOKEN_OK);
+	/* another kind, seat, game, generation or server key */
+	ck_assert_int_eq(link_key_check(&k, TOKEN_UNSUB, GAME, 2, 5, f),
+	                 TOKEN_BAD_MAC);
+	ck_assert_int_eq(link_key_check(&k, TOKEN_FEED, GAME, 2, 5, c),
+	                 TOKEN_BAD_MAC);
+	ck_assert_int_eq(csrf_check(&k, GAME, 2, 5, f), TOKEN_BAD_MAC);
+	ck_assert_int_eq(link_key_check(&k, TOKEN_FEED, GAME, 3, 5, f),
+	                 TOKEN_BAD_MAC);
+	ck_assert_int_eq(link_key_check(&k, TOKEN_FEED, GAME2, 2, 5, f),
+	                 TOKEN_BAD_MAC);
+	ck_assert_int_eq(link_key_check(&k, TOKEN_FEED, GAME, 2, 6, f),
+	                 TOKEN_BAD_MAC);
+	ck_assert_int_eq(link_key_check(&other, TOKEN_FEED, GAME, 2, 5, f),
+	                 TOKEN_BAD_MAC);
+	ck_assert_int_eq(link_key_check(&k, TOKEN_WATCH, GAME2, 0, 0, w),
+	                 TOKEN_BAD_MAC);
+	/* a spectator has no seat; a seat's key needs one */
+	ck_assert_int_eq(link_key_make(&k, TOKEN_WATCH, GAME, 1, 0, w, sizeof w),
+	                 TOKEN_INVALID);
+	ck_assert_int_eq(link_key_make(&k, TOKEN_FEED, GAME, 0, 0, f, sizeof f),
+	                 TOKEN_INVALID);
+	ck_assert_int_eq(link_key_make(&k, TOKEN_KIND__MAX, GAME, 1, 0, f,
+	                               sizeof f), TOKEN_INVALID);
+	ck_assert_int_eq(link_key_make(&k, TOKEN_FEED, GAME, 7, 0, f, sizeof f),
+	                 TOKEN_INVALID);
+	ck_assert_int_eq(link_key_make(&k, TOKEN_FEED, GAME, 1, 0, f,
+	                               CSRF_TEXT_SIZE - 1), TOKEN_INVALID);
+	ck_assert_int_eq(link_key_check(&k, TOKEN_FEED, GAME, 2, 5, NULL),
+	                 TOKEN_MALFORMED);
+	ck_assert_int_eq(link_key_check(&k, TOKEN_FEED, GAME, 2, 5, ""),
+	                 TOKEN_MALFORMED);
+}
+END_TEST
+
 START_TEST(test_token_fuzz)
 {
 	char tok[TOKEN_TEXT_MAX], id[TOKEN_GAME_ID_LEN + 1];
@@ -1324,6 +1383,7 @@ static Suite *web_suite(void)
 	tcase_add_test(tc, test_token_golden);
 	tcase_add_test(tc, test_token_refusals);
 	tcase_add_test(tc, test_csrf);
+	tcase_add_test(tc, test_link_keys);
 	tcase_add_test(tc, test_token_fuzz);
 	suite_add_tcase(s, tc);
 	return s;
