@@ -35,8 +35,9 @@ static const char usage[] =
 	"  --listen ADDR   127.0.0.1:PORT, unix:/PATH, stdin (a socket\n"
 	"                  passed by spawn-fcgi) or systemd (socket activation)\n"
 	"The settings file holds 'key = value' lines: base_url, db, key_file,\n"
-	"listen, workers, templates, mail_from, synchronous.  Flags override\n"
-	"it.\n";
+	"listen, workers, templates, mail_from, synchronous (and sendmail,\n"
+	"mail_dir, mail_timeout, mail_poll, which only `buffertime mailer`\n"
+	"uses).  Flags override it.\n";
 
 /* Command-line flags and the setting each one sets. */
 static const struct {

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compose.h"
 #include "web.h"
 
 /* What an action does with the store once decoded. */
@@ -147,9 +148,11 @@ static const struct {
 
 enum { NACTIONS = sizeof actions / sizeof actions[0] };
 
-/* Stores a; maps the store's answer to the response. */
+/* Stores a, with the emails it causes (queued in the same transaction);
+ * maps the store's answer to the response. */
 static web_err run(web *w, int seq, const bt_action *a, commit how)
 {
+	compose_ctx mail = { w->st, &w->keys, w->cf->base_url };
 	char to[STORE_ID_LEN + 16];
 	store_error err;
 	store_rc rc;
@@ -161,8 +164,8 @@ static web_err run(web *w, int seq, const bt_action *a, commit how)
 		rc = store_sweep_begin(w->st, w->game.id, seq, a->seat, a->card,
 		                       &err);
 	else
-		rc = store_append(w->st, w->game.id, seq, a, NULL, NULL, NULL,
-		                  &err);
+		rc = store_append(w->st, w->game.id, seq, a, compose_move,
+		                  &mail, NULL, &err);
 	snprintf(to, sizeof to, "g/%s%s", w->game.id,
 	         rc == STORE_CONFLICT ? "?m=stale" : "");
 	if (rc == STORE_OK || rc == STORE_CONFLICT)

@@ -7,7 +7,8 @@
  * Fields: players (2..6), name1..name6, email1..email6 (optional),
  * first = 1..6 | random | complaint, minutes1..minutes6 (for complaint:
  * the fewest minutes since complaining about work starts, ties to the
- * lower seat, R1).
+ * lower seat, R1), remind = 1..720 (hours a seat may have the turn
+ * before its reminder email; empty or absent: 24).
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -15,15 +16,22 @@
 
 #include <sodium.h>
 
+#include "compose.h"
 #include "describe.h"
 #include "home.h"
+#include "message.h"
 #include "vals.h"
 
-enum { MINUTES_MAX = 100000000 };
+enum {
+	MINUTES_MAX = 100000000,
+	REMIND_HOURS_DEFAULT = 24,
+	REMIND_HOURS_MAX = 720      /* 30 days, STORE_REMIND_MAX */
+};
 
 /* The form, decoded and checked. */
 typedef struct new_game {
 	int players, first;
+	int64_t remind_hours;
 	char name[BT_MAX_PLAYERS][BT_NAME_BYTES_MAX + 1];
 	char email[BT_MAX_PLAYERS][STORE_EMAIL_MAX + 1];
 } new_game;
@@ -77,16 +85,31 @@ static const char *by_complaint(const form *f, int players, int *first)
 	return NULL;
 }
 
+/* The hours before a reminder: the field, or the default if empty. */
+static const char *remind_hours(const form *f, int64_t *hours)
+{
+	const char *v = form_get(f, "remind");
+
+	*hours = REMIND_HOURS_DEFAULT;
+	if (!v || !v[0])
+		return NULL;
+	if (form_get_int(f, "remind", 1, REMIND_HOURS_MAX, hours))
+		return "Remind after 1 to 720 hours (a whole number).";
+	return NULL;
+}
+
 /* Reads the form into ng; NULL, or what is wrong with it for people. */
 static const char *decode(const form *f, new_game *ng)
 {
-	const char *first = form_get(f, "first");
+	const char *first = form_get(f, "first"), *why;
 	char key[32];
 	int64_t v;
 
 	if (form_get_int(f, "players", BT_MIN_PLAYERS, BT_MAX_PLAYERS, &v))
 		return "Choose from 2 to 6 players.";
 	ng->players = (int)v;
+	if ((why = remind_hours(f, &ng->remind_hours)) != NULL)
+		return why;
 	for (int s = 1; s <= ng->players; s++) {
 		snprintf(key, sizeof key, "name%d", s);
 		if (trimmed(f, key, ng->name[s - 1], sizeof ng->name[0]))
@@ -94,6 +117,9 @@ static const char *decode(const form *f, new_game *ng)
 		snprintf(key, sizeof key, "email%d", s);
 		if (trimmed(f, key, ng->email[s - 1], sizeof ng->email[0]))
 			return "An email address is too long.";
+		if (ng->email[s - 1][0] && !msg_addr_ok(ng->email[s - 1]))
+			return "An email address must be a plain "
+			       "name@example.org that mail can go to.";
 	}
 	if (first && strcmp(first, "random") == 0) {
 		ng->first = (int)randombytes_uniform((uint32_t)ng->players) + 1;
@@ -108,29 +134,23 @@ static const char *decode(const form *f, new_game *ng)
 	return NULL;
 }
 
-/* The "your seat" email of seat, with its link. */
-static store_rc queue_mail(web *w, const char *url, int seat,
-                           store_error *err)
+/* The "your seat" email of seat (mail/compose.c has its words), queued
+ * if the seat has an address. */
+static web_err queue_mail(web *w, int seat)
 {
 	static store_mail m;
-	char n[48], first[48];
-	const store_game *g = &w->game;
+	compose_ctx c = { w->st, &w->keys, w->cf->base_url };
+	store_error err;
+	int n = compose_seat(&c, &w->game, seat, NULL, &m);
 
-	memset(&m, 0, sizeof m);
-	m.seat = seat;
-	snprintf(m.to, sizeof m.to, "%s", g->seats[seat - 1].email);
-	snprintf(m.subject, sizeof m.subject, "Buffer Time: your seat in a "
-	         "new game");
-	snprintf(m.body, sizeof m.body,
-	         "Hello %s,\n\n"
-	         "You have seat %d in a new game of Star Trek: Lower Decks - "
-	         "Buffer Time\nfor %d players. %s goes first.\n\n"
-	         "Your seat's link (keep it to yourself: whoever opens it "
-	         "plays your seat):\n\n%s\n\n"
-	         "Take your turn whenever it suits you.\n",
-	         describe_seat(g, seat, n, sizeof n), seat, g->players,
-	         describe_seat(g, g->state.first, first, sizeof first), url);
-	return store_queue_mail(w->st, g->id, &m, err);
+	if (n < 0) {
+		web_log(w, __func__, "seat %d: the email could not be written",
+		        seat);
+		return WEB_INTERNAL;
+	}
+	if (n > 0 && store_queue_mail(w->st, w->game.id, &m, &err))
+		return web_store_err(w, __func__, &err);
+	return WEB_OK;
 }
 
 static const char *created_row(void *ctx, int key, int i)
@@ -150,7 +170,7 @@ static web_err links(web *w, created *c)
 {
 	const store_game *g = &w->game;
 	char tok[TOKEN_TEXT_SIZE], n[48];
-	store_error err;
+	web_err e;
 
 	for (int s = 1; s <= g->players; s++) {
 		if (token_make(&w->keys, g->id, s, g->seats[s - 1].token_gen,
@@ -165,9 +185,8 @@ static web_err links(web *w, created *c)
 		snprintf(c->note[s - 1], sizeof c->note[0], "%s%s",
 		         g->seats[s - 1].email[0] ? "Emailed to " : "No email: "
 		         "pass the link on yourself.", g->seats[s - 1].email);
-		if (g->seats[s - 1].email[0] &&
-		    queue_mail(w, c->url[s - 1], s, &err) != STORE_OK)
-			return web_store_err(w, __func__, &err);
+		if ((e = queue_mail(w, s)))
+			return e;
 	}
 	return WEB_OK;
 }
@@ -190,6 +209,7 @@ web_err page_create(web *w)
 		return home_render(w, 400, &w->rq.body, why);
 	sn.players = ng.players;
 	sn.first = ng.first;
+	sn.reminder_secs = ng.remind_hours * 3600;
 	for (int s = 0; s < ng.players; s++) {
 		sn.names[s] = ng.name[s];
 		sn.emails[s] = ng.email[s];

@@ -24,6 +24,7 @@
 #include <sodium.h>
 
 #include "cli.h"
+#include "message.h"
 #include "record.h"
 #include "store.h"
 #include "token.h"
@@ -188,6 +189,9 @@ static const char *set_email(job *j, const char *val)
 		return ": more emails than the 6 seats";
 	if (strlen(val) > STORE_EMAIL_MAX)
 		return ": too long (an email address is at most 254 bytes)";
+	if (val[0] && !msg_addr_ok(val))
+		return ": not a plain name@example.org address that mail "
+		       "can go to";
 	j->ng.emails[j->nemails++] = val;
 	return NULL;
 }
@@ -721,6 +725,8 @@ static int admin_usage(FILE *to)
 	fputs("usage: buffertime admin [--db FILE] COMMAND [ARGS]\n", to);
 	for (int i = 0; i < NCOMMANDS; i++)
 		fprintf(to, "  buffertime admin %s\n", commands[i].usage);
+	fputs("  buffertime admin mail list [--failed|--all] | show ID | "
+	      "retry ID|all | drop ID\n", to);
 	fputs("The database is --db FILE, else $BUFFERTIME_DB, else "
 	      BT_DEFAULT_DB ".\n", to);
 	return to == stdout ? 0 : 2;
@@ -764,6 +770,8 @@ int cmd_admin(int argc, char **argv)
 	}
 	if (argc <= i)
 		return admin_usage(stderr);
+	if (!strcmp(argv[i], "mail"))   /* the outbox: admin_mail.c */
+		return admin_mail(db_path(db), argc - i, argv + i);
 	memset(&j, 0, sizeof j);
 	if ((j.cmd = find_command(argv[i])) == NULL) {
 		fprintf(stderr, "buffertime admin: unknown command '%s'\n",

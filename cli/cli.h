@@ -11,6 +11,11 @@ int cmd_new(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_admin(int argc, char **argv);
+int cmd_mailer(int argc, char **argv);
+
+/* "buffertime admin [--db FILE] mail ...": argv[0] is "mail"; db is the
+ * database admin chose (admin_mail.c). */
+int admin_mail(const char *db, int argc, char **argv);
 
 /* A plain decimal 1..99 (no sign, no leading zero), else 0. */
 int cli_small_number(const char *s);

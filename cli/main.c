@@ -19,7 +19,9 @@ static const struct {
 	                  " [--seed S] [--jobs J]" },
 	{ "play", cmd_play, "play [--players N] [--first K] [--seed HEX]" },
 	{ "admin", cmd_admin, "admin [--db FILE] create|list|show|export|import"
-	                      "|revoke|backup|check ..." },
+	                      "|revoke|backup|check|mail ..." },
+	{ "mailer", cmd_mailer, "mailer [--config FILE] [--db FILE] [--once]"
+	                        " ... (mailer --help)" },
 };
 
 static int usage(FILE *to)

@@ -1,0 +1,219 @@
+/*
+ * mailer.c - "buffertime mailer": sends the emails the games queue.
+ *
+ *   buffertime mailer [--config FILE] [--db FILE] [--key-file FILE]
+ *                     [--base-url URL] [--mail-from ADDR] [--sendmail CMD]
+ *                     [--mail-dir DIR] [--timeout SECS] [--poll SECS]
+ *                     [--once]
+ *
+ * The settings are those of buffertime.fcgi (cgi/config.h: the same
+ * file serves both), flags over the file.  --once: one round (cron),
+ * exit 0, or 1 if an email failed or the store did.  Else a daemon until
+ * SIGTERM or SIGINT, which finish the email in hand and exit 0.  The
+ * logic is mail/mailer.c; here are the settings, the key and the store.
+ */
+#define _XOPEN_SOURCE 700   /* realpath(3) */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../cgi/config.h"   /* not autoconf's config.h, found first */
+#include "cli.h"
+#include "mailer.h"
+#include "message.h"
+#include "token.h"
+
+static const char usage[] =
+	"usage: buffertime mailer [--config FILE] [--db FILE] [--key-file FILE]\n"
+	"                         [--base-url URL] [--mail-from ADDR]\n"
+	"                         [--sendmail CMD] [--mail-dir DIR]\n"
+	"                         [--timeout SECS] [--poll SECS] [--once]\n"
+	"Sends the queued emails: through CMD (default /usr/sbin/sendmail -t"
+	" -i,\nsplit on blanks, no shell), or as one file per message in DIR."
+	"\n--once: one round, then exit (0, or 1 if an email failed); else"
+	" a look\nevery --poll seconds until SIGTERM.  The settings file is "
+	"buffertime.fcgi's\n(keys sendmail, mail_dir, mail_timeout, mail_poll,"
+	" mail_from, db, ...).\n";
+
+/* Flags and the setting each one sets. */
+static const struct {
+	const char *flag;
+	const char *key;
+} flags[] = {
+	{ "--db", "db" }, { "--key-file", "key_file" },
+	{ "--base-url", "base_url" }, { "--mail-from", "mail_from" },
+	{ "--sendmail", "sendmail" }, { "--mail-dir", "mail_dir" },
+	{ "--timeout", "mail_timeout" }, { "--poll", "mail_poll" },
+};
+
+enum { NFLAGS = sizeof flags / sizeof flags[0], KEY_TRIES = 3 };
+
+static int bad(const char *what, const char *arg)
+{
+	fprintf(stderr, "buffertime mailer: %s%s\n%s", what, arg, usage);
+	return 2;
+}
+
+/* The file named by --config first, then every flag over it.  Returns
+ * 0, -1 after --help, or an exit status. */
+static int read_settings(conf *c, int argc, char **argv, int *once)
+{
+	char why[CONF_WHY_MAX];
+
+	conf_defaults(c);
+	for (int i = 1; i + 1 < argc; i++)
+		if (strcmp(argv[i], "--config") == 0 &&
+		    conf_load(c, argv[++i], why, sizeof why))
+			goto fail;
+	for (int i = 1; i < argc; i++) {
+		size_t f = 0;
+		if (strcmp(argv[i], "--help") == 0) {
+			fputs(usage, stdout);
+			return -1;
+		}
+		if (strcmp(argv[i], "--once") == 0) {
+			*once = 1;
+			continue;
+		}
+		while (f < NFLAGS && strcmp(argv[i], flags[f].flag) != 0)
+			f++;
+		if (f == NFLAGS && strcmp(argv[i], "--config") != 0)
+			return bad("unknown argument ", argv[i]);
+		if (i + 1 >= argc)
+			return bad(argv[i], " needs a value");
+		i++;
+		if (f < NFLAGS &&
+		    conf_set(c, flags[f].key, argv[i], why, sizeof why))
+			goto fail;
+	}
+	if (conf_finish(c, why, sizeof why) == 0)
+		return 0;
+fail:
+	fprintf(stderr, "buffertime mailer: %s\n", why);
+	return 2;
+}
+
+/* Makes the mail folder if missing (one level, 0700) and says where it
+ * is; 0 or 1. */
+static int mail_folder(conf *c)
+{
+	struct stat st;
+	char real[PATH_MAX];
+
+	if (mkdir(c->mail_dir, 0700) != 0 && errno != EEXIST) {
+		fprintf(stderr, "buffertime mailer: %s: %s\n", c->mail_dir,
+		        strerror(errno));
+		return 1;
+	}
+	if (stat(c->mail_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "buffertime mailer: %s: not a folder\n",
+		        c->mail_dir);
+		return 1;
+	}
+	if (realpath(c->mail_dir, real) != NULL &&
+	    strlen(real) < sizeof c->mail_dir)
+		memcpy(c->mail_dir, real, strlen(real) + 1);
+	fprintf(stderr, "buffertime mailer: no mail server: each email is a "
+	        "file in %s\n", c->mail_dir);
+	return 0;
+}
+
+/* Says which program sends, warning if it cannot be run. */
+static void say_sendmail(const conf *c)
+{
+	char words[SEND_CMD_MAX + 1], *argv[SEND_ARGS_MAX + 1];
+
+	fprintf(stderr, "buffertime mailer: sending with %s\n", c->sendmail);
+	if (send_split(c->sendmail, words, sizeof words, argv,
+	               SEND_ARGS_MAX + 1) < 0)
+		fprintf(stderr, "buffertime mailer: warning: the sendmail "
+		        "setting has more than %d words\n", SEND_ARGS_MAX);
+	else if (strchr(argv[0], '/') != NULL && access(argv[0], X_OK) != 0)
+		fprintf(stderr, "buffertime mailer: warning: %s: %s; emails "
+		        "stay queued until it works (or set mail_dir)\n",
+		        argv[0], strerror(errno));
+}
+
+/* The server key, as buffertime.fcgi uses it (links in reminders and
+ * digests); tried again if the server is creating it this instant. */
+static int load_keys(const conf *c, token_keys *k)
+{
+	char why[CONF_PATH_MAX + 128];
+	token_rc rc = TOKEN_KEY_IO;
+
+	for (int i = 0; i < KEY_TRIES; i++) {
+		rc = token_keys_load(c->key_file, k, why, sizeof why);
+		if (rc != TOKEN_KEY_SIZE)
+			break;
+		sleep(1);
+	}
+	if (rc == TOKEN_OK)
+		return 0;
+	fprintf(stderr, "buffertime mailer: %s\n", why);
+	return 1;
+}
+
+/* Runs the mailer on the open store s. */
+static int run(const conf *c, store *s, const token_keys *k, int once)
+{
+	mailer m = {
+		.st = s,
+		.compose = { s, k, c->base_url },
+		.mail_from = c->mail_from,
+		.send = { c->sendmail, c->mail_dir, c->mail_timeout },
+		.poll = c->mail_poll,
+		.log = stderr,
+	};
+	mailer_counts counts = { 0, 0, 0, 0 };
+	store_error e;
+
+	mailer_signals();
+	if (!once)
+		return mailer_daemon(&m);
+	store_rc rc = mailer_round(&m, &counts, &e);
+	mailer_report(&m, &counts);
+	if (rc != STORE_OK) {
+		fprintf(stderr, "buffertime mailer: %s: %s\n",
+		        store_rc_name(e.rc), e.why);
+		return 1;
+	}
+	return counts.failed > 0;
+}
+
+int cmd_mailer(int argc, char **argv)
+{
+	static conf c;
+	token_keys k;
+	store *s = NULL;
+	store_error e;
+	int once = 0, rc;
+
+	if ((rc = read_settings(&c, argc, argv, &once)) != 0)
+		return rc < 0 ? 0 : rc;
+	if (!msg_addr_ok(c.mail_from)) {
+		fprintf(stderr, "buffertime mailer: mail_from must be a plain "
+		        "address (name@example.org), not '%.100s'\n",
+		        c.mail_from);
+		return 2;
+	}
+	if (c.mail_dir[0] != '\0' ? mail_folder(&c) : (say_sendmail(&c), 0))
+		return 1;
+	if (load_keys(&c, &k) != 0)
+		return 1;
+	if (store_open(c.db, &s, &e) != STORE_OK ||
+	    store_set_sync(s, STORE_SYNC_NORMAL, &e) != STORE_OK) {
+		fprintf(stderr, "buffertime mailer: database %s: %s\n", c.db,
+		        e.why);
+		store_close(s);
+		token_keys_wipe(&k);
+		return 1;
+	}
+	rc = run(&c, s, &k, once);
+	store_close(s);
+	token_keys_wipe(&k);
+	return rc;
+}

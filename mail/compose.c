@@ -1,0 +1,711 @@
+/*
+ * compose.c - the words of every email (compose.h): who gets which email
+ * about a move, and each kind's subject and body in plain UTF-8 text.
+ *
+ * Moves are told with describe_action() from the reader's seat, so what
+ * R10 hides from a seat (a Sensor Sweep's order, a Hand Off's card) never
+ * reaches its mail.  Bodies are bounded by store_mail.body: the moves and
+ * the table talk keep their newest lines within a budget and say how many
+ * earlier ones were left out, so that composing never fails for length
+ * (a failure would abort the move it is about).
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compose.h"
+#include "describe.h"
+#include "utf8.h"
+
+enum {
+	CREW_BUDGET = 100,     /* bytes of names in "the game with ..." */
+	CREW_NAME = 48,        /* bytes of one name there, then "..." */
+	CREW_MAX = 256,        /* ... and "and 5 more" */
+	MOVES_KEPT = 32,       /* newest moves a mail may tell ... */
+	MOVES_BUDGET = 3000,   /* ... in at most this many bytes */
+	TALK_KEPT = 12,        /* newest messages of table talk ... */
+	TALK_BUDGET = 1500,    /* ... in at most this many bytes */
+	URL_MAX = 1024,        /* bytes of a URL we build */
+	SUBJECT_RAW = 512,     /* a subject before it is cut to fit */
+	HOUR = 3600,
+	DAY = 86400
+};
+
+/* ---- bounded text -------------------------------------------------------- */
+
+/* A body being written; over: something did not fit (the mail fails). */
+typedef struct text {
+	char *buf;
+	size_t cap, len;
+	int over;
+} text;
+
+static void text_init(text *t, char *buf, size_t cap)
+{
+	*t = (text){ buf, cap, 0, 0 };
+	buf[0] = '\0';
+}
+
+static void put(text *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void put(text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (t->over)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= t->cap - t->len) {
+		t->over = 1;
+		t->buf[t->len] = '\0';
+		return;
+	}
+	t->len += (size_t)n;
+}
+
+/* Copies src into dst (cap > 0 bytes), cut if need be at a character
+ * boundary, with control characters made spaces (a subject becomes a
+ * header: no CR or LF may reach it). */
+static void copy_line(char *dst, size_t cap, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= cap) {
+		n = cap - 1;
+		while (n > 0 && ((unsigned char)src[n] & 0xC0) == 0x80)
+			n--;
+	}
+	for (size_t i = 0; i < n; i++)
+		dst[i] = (unsigned char)src[i] < 0x20 || src[i] == 0x7f
+		         ? ' ' : src[i];
+	dst[n] = '\0';
+}
+
+/* Cuts s at its first byte that is not valid UTF-8: a description cut
+ * to its buffer may end inside a long name's character. */
+static void valid_prefix(char *s)
+{
+	size_t n = strlen(s), i = 0, len;
+
+	while (i < n && (len = utf8_seq((const unsigned char *)s + i,
+	                                n - i)) > 0)
+		i += len;
+	s[i] = '\0';
+}
+
+static void subject(store_mail *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void subject(store_mail *m, const char *fmt, ...)
+{
+	char raw[SUBJECT_RAW];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(raw, sizeof raw, fmt, ap);
+	va_end(ap);
+	copy_line(m->subject, sizeof m->subject, raw);
+}
+
+/* ---- facts about a game, in words ---------------------------------------- */
+
+/* 1 if seat of g may get email at all: an address, and not "none". */
+static int reachable(const store_game *g, int seat)
+{
+	return seat >= 1 && seat <= g->players && g->seats[seat - 1].email[0]
+	       && g->seats[seat - 1].notify != STORE_NOTIFY_NONE;
+}
+
+/* The name of seat in g for a list: at most CREW_NAME bytes of it,
+ * cut at a character boundary and marked with an ellipsis. */
+static const char *list_name(const store_game *g, int seat,
+                             char buf[CREW_NAME + 4])
+{
+	char seat_n[16];
+	const char *name = describe_seat(g, seat, seat_n, sizeof seat_n);
+
+	copy_line(buf, CREW_NAME + 1, name);
+	if (strlen(name) > CREW_NAME)
+		memcpy(buf + strlen(buf), "\xe2\x80\xa6", 4);  /* U+2026, NUL */
+	return buf;
+}
+
+/* The seats of g but reader, by name, within CREW_BUDGET bytes (the
+ * rest counted: "and 2 more"); the last two joined by last_sep. */
+static void crew(const store_game *g, int reader, const char *last_sep,
+                 char buf[CREW_MAX])
+{
+	int seat[BT_MAX_PLAYERS], n = 0, shown = 0;
+	char name[BT_MAX_PLAYERS][CREW_NAME + 4];
+	size_t used = 0;
+	text t;
+
+	for (int s = 1; s <= g->players && n < BT_MAX_PLAYERS; s++)
+		if (s != reader)
+			seat[n++] = s;
+	for (; shown < n; shown++) {
+		size_t len = strlen(list_name(g, seat[shown], name[shown]));
+		if (shown > 0 && used + len > CREW_BUDGET)
+			break;
+		used += len + 2;
+	}
+	text_init(&t, buf, CREW_MAX);
+	for (int i = 0; i < shown; i++)
+		put(&t, "%s%s", i == 0 ? "" : i == n - 1 ? last_sep : ", ",
+		    name[i]);
+	if (shown < n)
+		put(&t, " and %d more", n - shown);
+}
+
+/* The seat to move in g, 0 once the game is over. */
+static int to_move(const bt_game *s)
+{
+	return s->status == BT_PLAYING ? s->turn : 0;
+}
+
+static const char *result(const bt_game *s)
+{
+	return s->status == BT_WON ? "the crew reached its Leisure goal and "
+	       "won" : "the Assignment Deck ran out and the crew lost";
+}
+
+/* "Round 3. Effort 5 of Target 7; ..." or the final Leisure. */
+static void totals(text *t, const bt_game *s)
+{
+	if (s->status != BT_PLAYING) {
+		put(t, "\nFinal Leisure: %d of the goal of %d, in round %d.\n",
+		    s->leisure, bt_goal(s), s->round);
+		return;
+	}
+	put(t, "\nRound %d. Effort %d of Target %d. Officers %d (a reprimand "
+	    "at %d). Leisure %d of the goal of %d.\n", s->round,
+	    s->effort, s->target, s->officers, BT_REPRIMAND_OFFICERS,
+	    s->leisure, bt_goal(s));
+}
+
+/* Whose turn it is, or the result. */
+static void next_up(text *t, const store_game *g, const bt_game *s,
+                    int reader)
+{
+	char n[48];
+
+	if (!to_move(s))
+		put(t, "\nThe game is over: %s.\n", result(s));
+	else if (s->turn == reader)
+		put(t, "\nIt is your turn.\n");
+	else
+		put(t, "\nNext to move: %s.\n",
+		    describe_seat(g, s->turn, n, sizeof n));
+}
+
+/* "26 hours", "3 days". */
+static void put_wait(text *t, int64_t secs)
+{
+	int64_t n = secs < 2 * DAY ? secs / HOUR : secs / DAY;
+
+	if (n < 1)
+		n = 1;
+	put(t, "%" PRId64 " %s%s", n, secs < 2 * DAY ? "hour" : "day",
+	    n == 1 ? "" : "s");
+}
+
+/* ---- links --------------------------------------------------------------- */
+
+int compose_seat_url(const compose_ctx *c, const store_game *g, int seat,
+                     char *url, size_t cap)
+{
+	char tok[TOKEN_TEXT_SIZE];
+	int n;
+
+	if (!c || !g || seat < 1 || seat > g->players || cap == 0)
+		return -1;
+	if (token_make(c->keys, g->id, seat, g->seats[seat - 1].token_gen,
+	               tok, sizeof tok) != TOKEN_OK)
+		return -1;
+	n = snprintf(url, cap, "%sg/%s?t=%s", c->base_url, g->id, tok);
+	return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
+int compose_unsub_url(const compose_ctx *c, const char *game_id, int seat,
+                      int64_t gen, char *url, size_t cap)
+{
+	char key[CSRF_TEXT_SIZE];
+	int n;
+
+	if (!c || !game_id || cap == 0)
+		return -1;
+	if (link_key_make(c->keys, TOKEN_UNSUB, game_id, seat, gen, key,
+	                  sizeof key) != TOKEN_OK)
+		return -1;
+	n = snprintf(url, cap, "%sg/%s/unsubscribe?s=%d&k=%s", c->base_url,
+	             game_id, seat, key);
+	return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
+/* ---- a letter: recipient, greeting, link, footer -------------------------- */
+
+static const char *const notify_words[STORE_NOTIFY__MAX] = {
+	[STORE_NOTIFY_EVERY] = "every move",
+	[STORE_NOTIFY_TURN] = "only your turns and the end",
+	[STORE_NOTIFY_DIGEST] = "a daily digest and the end",
+	[STORE_NOTIFY_NONE] = "no email",
+};
+
+/* One email being written to seat of g. */
+typedef struct letter {
+	const compose_ctx *c;
+	const store_game *g;
+	int seat;
+	store_mail *m;
+	text t;
+	char crew[CREW_MAX];     /* the others, for the body */
+	char with[CREW_MAX];     /* the others, for the subject */
+} letter;
+
+static void letter_open(letter *l, const compose_ctx *c, const store_game *g,
+                        int seat, const char *kind, store_mail *m)
+{
+	const char *name = g->seats[seat - 1].name;
+
+	memset(m, 0, sizeof *m);
+	*l = (letter){ .c = c, .g = g, .seat = seat, .m = m };
+	m->seat = seat;
+	snprintf(m->kind, sizeof m->kind, "%s", kind);
+	snprintf(m->to, sizeof m->to, "%s", g->seats[seat - 1].email);
+	crew(g, seat, " and ", l->crew);
+	crew(g, seat, ", ", l->with);
+	text_init(&l->t, m->body, sizeof m->body);
+	if (name[0])
+		put(&l->t, "Hello %s,\n\n", name);
+	else
+		put(&l->t, "Hello,\n\n");
+}
+
+static void seat_link(letter *l)
+{
+	char url[URL_MAX];
+
+	if (compose_seat_url(l->c, l->g, l->seat, url, sizeof url)) {
+		l->t.over = 1;
+		return;
+	}
+	put(&l->t, "\nYour seat's link (keep it to yourself: whoever opens it "
+	    "plays your seat):\n%s\n", url);
+}
+
+/* The footer every email ends with; returns 1, or -1 if the letter did
+ * not fit or a link could not be made. */
+static int letter_close(letter *l)
+{
+	const store_seat *p = &l->g->seats[l->seat - 1];
+	char url[URL_MAX];
+	unsigned n = (unsigned)p->notify < STORE_NOTIFY__MAX
+	             ? (unsigned)p->notify : STORE_NOTIFY_TURN;
+
+	put(&l->t, "\n-- \nYou hold seat %d in this game of Buffer Time; your "
+	    "email setting is: %s.\nChange it (in a browser that has opened "
+	    "your seat's link):\n%sg/%s/settings\n", l->seat, notify_words[n],
+	    l->c->base_url, l->g->id);
+	if (compose_unsub_url(l->c, l->g->id, l->seat, p->token_gen, url,
+	                      sizeof url))
+		return -1;
+	put(&l->t, "No more email from this game:\n%s\n", url);
+	return l->t.over ? -1 : 1;
+}
+
+/* ---- what happened: moves and table talk ---------------------------------- */
+
+/* The newest moves and messages one seat reads about (R10: told as that
+ * seat may know them), kept in rings and told within their budgets. */
+typedef struct story {
+	const store_game *g;
+	int reader;
+	int after_seat;     /* keep only moves after this seat's last (0: all) */
+	int64_t from;       /* ... and made at or after this time */
+	int last;           /* line of after_seat's last move, -1: none */
+	int moves;          /* moves kept, the dropped ones counted */
+	char move[MOVES_KEPT][DESCRIBE_MAX];
+	int talk_from_seq;  /* messages said with at least this many lines */
+	int64_t talk_from;  /* ... at or after this time */
+	int talks;
+	store_chat talk[TALK_KEPT];
+} story;
+
+/* A story for reader of g, or NULL if out of memory. */
+static story *story_new(const store_game *g, int reader)
+{
+	story *s = calloc(1, sizeof *s);
+
+	if (s) {
+		s->g = g;
+		s->reader = reader;
+		s->last = -1;
+	}
+	return s;
+}
+
+/* A store_walk_fn: keeps the moves the story tells. */
+static int story_move(void *ctx, int seq, int64_t created,
+                      const bt_game *before, const bt_game *after,
+                      const bt_action *a)
+{
+	story *s = ctx;
+
+	if (s->after_seat && a->seat == s->after_seat) {
+		s->last = seq;
+		s->moves = 0;
+		return 0;
+	}
+	if (created < s->from)
+		return 0;
+	describe_action(before, after, a, s->g, s->reader,
+	                s->move[s->moves % MOVES_KEPT], DESCRIBE_MAX);
+	valid_prefix(s->move[s->moves % MOVES_KEPT]);
+	s->moves++;
+	return 0;
+}
+
+static int story_talk(void *ctx, const store_chat *c)
+{
+	story *s = ctx;
+
+	if (c->at_seq < s->talk_from_seq || c->created < s->talk_from)
+		return 0;
+	s->talk[s->talks % TALK_KEPT] = *c;
+	valid_prefix(s->talk[s->talks % TALK_KEPT].text);
+	s->talks++;
+	return 0;
+}
+
+/* Replays g's stored lines into s, then reads the table talk (after the
+ * walk: which talk is told may depend on the reader's last move). */
+static int story_read(const compose_ctx *c, story *s, int walk)
+{
+	store_error err;
+
+	if (walk && store_walk(c->st, s->g, -1, story_move, s, NULL, &err))
+		return -1;
+	if (s->after_seat && s->last > s->talk_from_seq)
+		s->talk_from_seq = s->last;
+	return store_chat_list(c->st, s->g->id, -1, story_talk, s, &err)
+	       ? -1 : 0;
+}
+
+/* How many of the newest of n kept entries (ring of size kept) fit in
+ * budget bytes, an entry's size given by size(). */
+static int newest_fitting(const story *s, int n, int kept, size_t budget,
+                          size_t (*size)(const story *, int))
+{
+	int shown = 0, ring = n < kept ? n : kept;
+	size_t used = 0;
+
+	for (; shown < ring; shown++) {
+		size_t len = size(s, (n - 1 - shown) % kept);
+		if (used + len > budget)
+			break;
+		used += len;
+	}
+	return shown;
+}
+
+static size_t move_size(const story *s, int i)
+{
+	return strlen(s->move[i]) + 3;
+}
+
+static size_t talk_size(const story *s, int i)
+{
+	char n[48];
+
+	return strlen(s->talk[i].text) + 4 +
+	       strlen(describe_seat(s->g, s->talk[i].seat, n, sizeof n));
+}
+
+static void put_moves(letter *l, const story *s)
+{
+	int shown = newest_fitting(s, s->moves, MOVES_KEPT, MOVES_BUDGET,
+	                           move_size);
+
+	if (shown < s->moves)
+		put(&l->t, "(%d earlier move%s left out; every move is at\n"
+		    "%sg/%s/history )\n", s->moves - shown,
+		    s->moves - shown == 1 ? "" : "s", l->c->base_url, l->g->id);
+	for (int i = s->moves - shown; i < s->moves; i++)
+		put(&l->t, "- %s\n", s->move[i % MOVES_KEPT]);
+}
+
+static void put_talk(letter *l, const story *s, const char *when)
+{
+	int shown = newest_fitting(s, s->talks, TALK_KEPT, TALK_BUDGET,
+	                           talk_size);
+	char n[48];
+
+	if (s->talks == 0)
+		return;
+	put(&l->t, "\nTable talk %s:\n", when);
+	if (shown < s->talks)
+		put(&l->t, "(%d earlier message%s left out: the table shows "
+		    "them)\n", s->talks - shown,
+		    s->talks - shown == 1 ? "" : "s");
+	for (int i = s->talks - shown; i < s->talks; i++) {
+		const store_chat *c = &s->talk[i % TALK_KEPT];
+		put(&l->t, "%s: %s\n", describe_seat(s->g, c->seat, n,
+		    sizeof n), c->text);
+	}
+}
+
+/* ---- the emails a move causes --------------------------------------------- */
+
+typedef enum mail_kind {
+	MAIL_NONE, MAIL_TURN, MAIL_MOVE, MAIL_OVER, MAIL__MAX
+} mail_kind;
+
+/* The email a move sends seat (compose.h: one at most; none without an
+ * address or with "none"; none to the mover, except the result, which
+ * the issue sends to all). */
+static mail_kind kind_for(const store_game *g, const bt_game *after,
+                          const bt_action *a, int seat)
+{
+	store_notify n = g->seats[seat - 1].notify;
+
+	if (!reachable(g, seat))
+		return MAIL_NONE;
+	if (after->status != BT_PLAYING)
+		return MAIL_OVER;
+	if (seat == a->seat)
+		return MAIL_NONE;
+	if (seat == after->turn && n != STORE_NOTIFY_DIGEST)
+		return MAIL_TURN;
+	return n == STORE_NOTIFY_EVERY ? MAIL_MOVE : MAIL_NONE;
+}
+
+typedef int move_mail(const compose_ctx *c, const store_game *g,
+                      const bt_game *after, const bt_action *a, int seat,
+                      story *s, store_mail *m);
+
+/* Your turn: the moves since your last one, and the talk since then. */
+static int mail_turn(const compose_ctx *c, const store_game *g,
+                     const bt_game *after, const bt_action *a, int seat,
+                     story *s, store_mail *m)
+{
+	letter l;
+
+	s->after_seat = seat;
+	if (story_read(c, s, 1))
+		return -1;
+	story_move(s, g->seq, store_now(), &g->state, after, a);
+	letter_open(&l, c, g, seat, "turn", m);
+	subject(m, "Buffer Time: your turn (round %d, game with %s)",
+	        after->round, l.with);
+	put(&l.t, "It is your turn in the game with %s.\n\n%s:\n", l.crew,
+	    s->last < 0 ? "What happened since the game began"
+	                : "What happened since your last turn");
+	put_moves(&l, s);
+	put_talk(&l, s, "since then");
+	totals(&l.t, after);
+	seat_link(&l);
+	return letter_close(&l);
+}
+
+/* Another's move, for "every": the move, the talk since the move
+ * before, and who is next. */
+static int mail_move(const compose_ctx *c, const store_game *g,
+                     const bt_game *after, const bt_action *a, int seat,
+                     story *s, store_mail *m)
+{
+	char n[CREW_NAME + 4];
+	letter l;
+
+	story_move(s, g->seq, store_now(), &g->state, after, a);
+	s->talk_from_seq = g->seq;
+	if (story_read(c, s, 0))
+		return -1;
+	letter_open(&l, c, g, seat, "move", m);
+	subject(m, "Buffer Time: %s moved (round %d, game with %s)",
+	        list_name(g, a->seat, n), after->round, l.with);
+	put(&l.t, "A move in the game with %s:\n", l.crew);
+	put_moves(&l, s);
+	put_talk(&l, s, "since the move before");
+	next_up(&l.t, g, after, seat);
+	totals(&l.t, after);
+	seat_link(&l);
+	return letter_close(&l);
+}
+
+/* The end: the last move, the result, and where the record is. */
+static int mail_over(const compose_ctx *c, const store_game *g,
+                     const bt_game *after, const bt_action *a, int seat,
+                     story *s, store_mail *m)
+{
+	letter l;
+
+	story_move(s, g->seq, store_now(), &g->state, after, a);
+	letter_open(&l, c, g, seat, "over", m);
+	subject(m, "Buffer Time: game %s (game with %s)",
+	        after->status == BT_WON ? "won" : "lost", l.with);
+	put(&l.t, "The game with %s is over: %s.\n\nThe last move:\n", l.crew,
+	    result(after));
+	put_moves(&l, s);
+	totals(&l.t, after);
+	put(&l.t, "\nThe game's record (every move, and now its seed, to "
+	    "replay it) is at\n%sg/%s/record\nin a browser that has opened "
+	    "your seat's link (below).\n", c->base_url, g->id);
+	seat_link(&l);
+	return letter_close(&l);
+}
+
+static move_mail *const move_mails[MAIL__MAX] = {
+	[MAIL_TURN] = mail_turn, [MAIL_MOVE] = mail_move,
+	[MAIL_OVER] = mail_over,
+};
+
+int compose_move(void *ctx, const store_game *before, const bt_game *after,
+                 const bt_action *a, store_mail *out, int max)
+{
+	const compose_ctx *c = ctx;
+	int n = 0;
+
+	if (!c || !before || !after || !a)
+		return -1;
+	for (int seat = 1; seat <= before->players; seat++) {
+		mail_kind k = kind_for(before, after, a, seat);
+		story *s;
+		int made;
+		if (k == MAIL_NONE)
+			continue;
+		if (n >= max || !(s = story_new(before, seat)))
+			return -1;
+		made = move_mails[k](c, before, after, a, seat, s, &out[n]);
+		free(s);
+		if (made < 0)
+			return -1;
+		n += made;
+	}
+	return n;
+}
+
+/* ---- emails between moves ------------------------------------------------- */
+
+int compose_seat(const compose_ctx *c, const store_game *g, int seat,
+                 const char *rematch_of, store_mail *out)
+{
+	char n[48];
+	letter l;
+
+	if (!c || !g || !reachable(g, seat))
+		return 0;
+	letter_open(&l, c, g, seat, "seat", out);
+	if (rematch_of)
+		subject(out, "Buffer Time: rematch with %s", l.with);
+	else
+		subject(out, "Buffer Time: your seat in a new game with %s",
+		        l.with);
+	put(&l.t, "You have seat %d in a new game of Star Trek: Lower Decks - "
+	    "Buffer Time for %d players,\nwith %s.", seat, g->players, l.crew);
+	if (rematch_of)
+		put(&l.t, " This is a rematch: the same crew, a new deal, and "
+		    "the First Player passes left.");
+	if (g->state.first == seat)
+		put(&l.t, " You go first.\n");
+	else
+		put(&l.t, " %s goes first.\n",
+		    describe_seat(g, g->state.first, n, sizeof n));
+	seat_link(&l);
+	put(&l.t, "\nTake your turn whenever it suits you: an email tells "
+	    "you when it is your turn.\n");
+	return letter_close(&l);
+}
+
+int compose_reminder(void *ctx, const store_game *g, int nth,
+                     store_mail *out)
+{
+	const compose_ctx *c = ctx;
+	int seat = g ? to_move(&g->state) : 0;
+	letter l;
+
+	if (!c || !seat || !reachable(g, seat))
+		return 0;
+	letter_open(&l, c, g, seat, "reminder", out);
+	subject(out, "Buffer Time: reminder, your turn (round %d, game with "
+	        "%s)", g->state.round, l.with);
+	put(&l.t, "It has been your turn for ");
+	put_wait(&l.t, store_now() - g->turn_since);
+	put(&l.t, " in the game with %s.\n", l.crew);
+	if (nth >= 2)
+		put(&l.t, "This is the last reminder for this turn.\n");
+	totals(&l.t, &g->state);
+	seat_link(&l);
+	return letter_close(&l);
+}
+
+int compose_nudge(const compose_ctx *c, const store_game *g, int from_seat,
+                  store_mail *out)
+{
+	int seat = g ? to_move(&g->state) : 0;
+	char n[48], short_name[CREW_NAME + 4];
+	letter l;
+
+	if (!c || !seat || seat == from_seat || !reachable(g, seat))
+		return 0;
+	letter_open(&l, c, g, seat, "nudge", out);
+	subject(out, "Buffer Time: %s asks you to take your turn (round %d, "
+	        "game with %s)", list_name(g, from_seat, short_name),
+	        g->state.round, l.with);
+	put(&l.t, "%s asks you to take your turn in the game with %s.\nIt "
+	    "has been your turn for ", describe_seat(g, from_seat, n,
+	    sizeof n), l.crew);
+	put_wait(&l.t, store_now() - g->turn_since);
+	put(&l.t, ".\n");
+	totals(&l.t, &g->state);
+	seat_link(&l);
+	return letter_close(&l);
+}
+
+/* The digest's words, once the story is read: 1, 0 (nothing new), -1. */
+static int digest_letter(const compose_ctx *c, const store_game *g, int seat,
+                         int64_t since, const story *s, store_mail *out)
+{
+	letter l;
+
+	if (s->moves == 0 && s->talks == 0)
+		return 0;
+	letter_open(&l, c, g, seat, "digest", out);
+	subject(out, "Buffer Time: daily digest (round %d, game with %s)",
+	        g->state.round, l.with);
+	put(&l.t, "What happened in the game with %s %s:\n", l.crew,
+	    since ? "since your last digest" : "since it began");
+	if (s->moves)
+		put_moves(&l, s);
+	else
+		put(&l.t, "- no moves\n");
+	put_talk(&l, s, "since then");
+	next_up(&l.t, g, &g->state, seat);
+	totals(&l.t, &g->state);
+	seat_link(&l);
+	return letter_close(&l);
+}
+
+int compose_digest(void *ctx, const store_game *g, int seat, int64_t since,
+                   store_mail *out)
+{
+	const compose_ctx *c = ctx;
+	story *s;
+	int made;
+
+	if (!c || !g || !reachable(g, seat))
+		return 0;
+	if (!(s = story_new(g, seat)))
+		return -1;
+	s->from = since;
+	s->talk_from = since;
+	made = story_read(c, s, 1) ? -1
+	       : digest_letter(c, g, seat, since, s, out);
+	free(s);
+	return made;
+}

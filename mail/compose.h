@@ -1,0 +1,66 @@
+/*
+ * compose.h - the words of every email the game sends: plain UTF-8 text
+ * into a store_mail (recipient, subject, body, kind), ready to queue.
+ * Headers (Date, Message-ID, List-Unsubscribe) are the mailer's, added
+ * when a message is sent (message.h).
+ *
+ * Who gets what (one email per seat per move at most; nobody about
+ * their own move, but everyone gets the result; a seat with no address
+ * or with notify "none" nothing):
+ *   turn      the seat the move hands the turn to (notify every or turn):
+ *             the moves since that seat's last turn in words, the table
+ *             talk since then, the totals, and the seat's link
+ *   move      every other seat with notify every: the move and who is next
+ *   over      every seat, the last mover too, when the game ends: the
+ *             result and the record link
+ *   reminder  the seat to move, after the game's interval, twice at most
+ *   nudge     the seat to move, when another player presses "nudge"
+ *   digest    once a day, for notify digest: what happened since the last
+ *   seat      a new game's or a rematch's seat link
+ *
+ * Every function returns the number of mails written (0 or more), or -1
+ * if one could not be composed (its text did not fit, a token failed).
+ */
+#ifndef BT_COMPOSE_H
+#define BT_COMPOSE_H
+
+#include "store.h"
+#include "token.h"
+
+typedef struct compose_ctx {
+	store *st;                 /* history and table talk come from here */
+	const token_keys *keys;    /* seat links, feed and unsubscribe keys */
+	const char *base_url;      /* "https://example.org/bt/": ends in '/' */
+} compose_ctx;
+
+/* A store_mail_fn for store_append (ctx is a compose_ctx): the emails
+ * the move a causes. */
+int compose_move(void *ctx, const store_game *before, const bt_game *after,
+                 const bt_action *a, store_mail *out, int max);
+
+/* The "your seat" email of seat in new game g; rematch_of is the game
+ * it is a rematch of, or NULL. */
+int compose_seat(const compose_ctx *c, const store_game *g, int seat,
+                 const char *rematch_of, store_mail *out);
+
+/* A store_remind_fn (ctx is a compose_ctx). */
+int compose_reminder(void *ctx, const store_game *g, int nth,
+                     store_mail *out);
+
+/* A store_digest_fn (ctx is a compose_ctx). */
+int compose_digest(void *ctx, const store_game *g, int seat, int64_t since,
+                   store_mail *out);
+
+/* The nudge from_seat sends to g's seat to move. */
+int compose_nudge(const compose_ctx *c, const store_game *g, int from_seat,
+                  store_mail *out);
+
+/* seat's personal link (BASE g/ID?t=TOKEN) into url; 0 or -1. */
+int compose_seat_url(const compose_ctx *c, const store_game *g, int seat,
+                     char *url, size_t cap);
+
+/* seat's one-click unsubscribe URL (BASE g/ID/unsubscribe?s=N&k=KEY). */
+int compose_unsub_url(const compose_ctx *c, const char *game_id, int seat,
+                      int64_t gen, char *url, size_t cap);
+
+#endif

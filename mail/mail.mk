@@ -1,0 +1,44 @@
+# mail/mail.mk - included by Makefile.am: libmail (the words of the
+# emails, their headers, sending them) and the mailer's tests.
+mail_libmail_a_SOURCES = \
+	mail/compose.c mail/compose.h \
+	mail/message.c mail/message.h \
+	mail/send.c mail/send.h \
+	mail/mailer.c mail/mailer.h
+
+# `buffertime mailer` and `buffertime admin mail`.
+buffertime_SOURCES += cli/mailer.c cli/admin_mail.c
+
+# The words of the emails (owned with mail/compose.c).
+tests_check_compose_SOURCES = tests/check_compose.c tests/rig.c tests/rig.h
+tests_check_compose_CFLAGS = $(STORE_TEST_CFLAGS) -I$(top_srcdir)/cgi \
+	-I$(top_srcdir)/mail
+tests_check_compose_LDADD = $(MAIL_LIBS) $(CHECK_LIBS)
+UNIT_TESTS += tests/check_compose
+
+# The message and its delivery: headers, encoding, injection, files.
+tests_check_mail_SOURCES = tests/check_mail.c
+tests_check_mail_CFLAGS = $(STORE_TEST_CFLAGS) -I$(top_srcdir)/cgi \
+	-I$(top_srcdir)/mail
+tests_check_mail_LDADD = $(MAIL_LIBS) $(CHECK_LIBS)
+UNIT_TESTS += tests/check_mail
+
+# Helpers of the shell tests and the benchmark: an outbox filler that
+# plays real moves, and the fastest fake sendmail.
+check_PROGRAMS += tests/maildrive bench/fake_sendmail
+tests_maildrive_SOURCES = tests/maildrive.c cli/policy.c cli/policy.h
+tests_maildrive_CFLAGS = $(STORE_TEST_CFLAGS) -I$(top_srcdir)/cgi \
+	-I$(top_srcdir)/mail -I$(top_srcdir)/cli
+tests_maildrive_LDADD = $(MAIL_LIBS) $(LIBM)
+bench_fake_sendmail_SOURCES = bench/fake_sendmail.c
+# It stands for another program (a real sendmail is not built with our
+# sanitizers): without them its exit is as quick as a real one's, and
+# the kill test measures the mailer's window, not ASan's teardown.
+bench_fake_sendmail_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN_CFLAGS)
+bench_fake_sendmail_LDFLAGS =
+
+# The mailer against a fake sendmail, a real MTA (msmtp to an SMTP sink)
+# and random kills.
+dist_check_SCRIPTS += tests/mailer.sh tests/mta.sh tests/mailkill.sh
+TESTS += tests/mailer.sh tests/mta.sh tests/mailkill.sh
+EXTRA_DIST += tests/fake-sendmail bench/mailer.sh

@@ -1,0 +1,139 @@
+#!/bin/sh
+# mailkill.sh - the outbox under fire: 1,000 random moves are played
+# through store_append with compose_move (tests/maildrive, the web's
+# path) in 3-seat games whose seats all want every email, while
+# `buffertime mailer` runs as a daemon and is killed with SIGKILL at
+# random moments (every 50 to 400 ms) and started again, until the moves
+# are played and the outbox is empty (each new mailer first makes every
+# queued email due, so it is busy when it dies).  Then a last round
+# (admin mail retry all; mailer --once), and the count:
+#   lost        emails queued by a committed move that never arrived,
+#               or outbox rows not marked sent: must be 0;
+#   duplicates  Message-IDs delivered more than once: each is a kill
+#               after sendmail delivered and before the "sent" mark
+#               committed (the at-least-once window, a fraction of a
+#               millisecond); printed, and never more than the kills;
+#   the outbox holds exactly the emails the committed moves queued.
+# Delivery is through bench/fake_sendmail (5 ms per email, as a real one
+# takes; it renames the message into the folder as its last act), so a
+# message is either delivered whole or not at all.  MAILKILL_MOVES
+# (1000), MAILKILL_SEED, MAILKILL_PAUSE_MS (5, between moves) and
+# MAILKILL_SENDMAIL_MS (5) change the run.
+set -u
+LC_ALL=C   # sort and comm agree on the order
+export LC_ALL
+
+: "${BUFFERTIME:?set BUFFERTIME to the buffertime tool}"
+unset BUFFERTIME_DB BUFFERTIME_NOW
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bt-mailkill.XXXXXX") || exit 1
+mailer=
+driver=
+cleanup() {
+	for p in $mailer $driver; do
+		kill -KILL "$p" 2>/dev/null
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT TERM
+# shellcheck source=tests/testlib.sh
+. "$(dirname "$0")/testlib.sh"
+
+build=$(dirname "$BUFFERTIME")
+drive=$build/tests/maildrive
+fake=$build/bench/fake_sendmail
+for p in "$drive" "$fake"; do
+	[ -x "$p" ] || { echo "FAIL: $p is not built (make check builds it)"; exit 1; }
+done
+moves=${MAILKILL_MOVES:-1000}
+pause_ms=${MAILKILL_PAUSE_MS:-5}   # between moves: the run lasts ~15 s
+seed=${MAILKILL_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+
+db=$tmp/games.db
+key=$tmp/server.key
+head -c 32 /dev/urandom >"$key" && chmod 600 "$key"
+FAKE_MAIL_DIR=$tmp/out
+FAKE_SENDMAIL_DELAY_MS=${MAILKILL_SENDMAIL_MS:-5}   # as a real sendmail takes
+export FAKE_MAIL_DIR FAKE_SENDMAIL_DELAY_MS
+mkdir "$FAKE_MAIL_DIR"
+set -- --db "$db" --key-file "$key" --base-url http://bt.example/ \
+	--mail-from bt@mail.example.org --sendmail "$fake -t -i"
+
+# The database exists (migrated) before the two start at once.
+timeout 30 "$BUFFERTIME" admin --db "$db" list >/dev/null ||
+	not_ok "creating the database"
+
+"$drive" play "$db" "$key" http://bt.example/ "$moves" "$seed" "$pause_ms" \
+	>"$tmp/drive.out" 2>"$tmp/drive.err" &
+driver=$!
+
+# A random pause of 50 to 399 ms.
+pause() {
+	ms=$(( $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 350 + 50 ))
+	sleep "0.$(printf %03d "$ms")"
+}
+
+# queued: how many emails wait in the outbox (due or not).
+queued_now() {
+	timeout 30 "$BUFFERTIME" admin --db "$db" mail list | awk 'NR > 1' | wc -l
+}
+
+# Kill and restart while moves are played and until the outbox is empty:
+# each new mailer first makes everything due (what a killed one claimed
+# would otherwise wait a minute), so it always has work when it dies.
+kills=0
+start=$(date +%s)
+while kill -0 "$driver" 2>/dev/null || [ "$(queued_now)" -gt 0 ]; do
+	timeout 30 "$BUFFERTIME" admin --db "$db" mail retry all >/dev/null
+	"$BUFFERTIME" mailer "$@" --poll 1 2>>"$tmp/mailer.err" &
+	mailer=$!
+	pause
+	kill -KILL "$mailer" 2>/dev/null && kills=$((kills + 1))
+	wait "$mailer" 2>/dev/null
+	mailer=
+	if [ $(( $(date +%s) - start )) -gt 50 ]; then
+		not_ok "the moves and sends took more than 50 s"
+		break
+	fi
+done
+wait "$driver"
+rc=$?
+driver=
+check "maildrive failed: $(cat "$tmp/drive.err")" [ "$rc" -eq 0 ]
+read -r _ played _ queued _ games <"$tmp/drive.out"
+check "moves played: ${played:-none}" [ "${played:-0}" -eq "$moves" ]
+
+# Drain: whatever a killed mailer claimed waits for its backoff; make it
+# due now and send everything.
+timeout 30 "$BUFFERTIME" admin --db "$db" mail retry all >/dev/null
+timeout 60 "$BUFFERTIME" mailer "$@" --once 2>>"$tmp/mailer.err"
+check "the draining round failed" [ $? -eq 0 ]
+timeout 30 "$BUFFERTIME" admin --db "$db" mail list --all >"$tmp/rows"
+rows=$(awk 'NR > 1' "$tmp/rows" | wc -l)
+unsent=$(awk 'NR > 1 && $2 != "sent"' "$tmp/rows" | wc -l)
+check "the outbox holds $rows emails, the moves queued ${queued:-?}" \
+	[ "$rows" -eq "${queued:-0}" ]
+check "the moves queued no email" [ "${queued:-0}" -gt 0 ]
+
+# Every row's Message-ID among the delivered files.
+ids=$tmp/ids
+find "$FAKE_MAIL_DIR" -maxdepth 1 -name '*.eml' -exec grep -h '^Message-ID: ' {} + |
+	sed 's/^Message-ID: <bt\.\([0-9]*\)\..*/\1/' | sort >"$ids"
+delivered=$(wc -l <"$ids")
+awk 'NR > 1 { print $1 }' "$tmp/rows" | sort >"$tmp/row_ids"
+lost=$(sort -u "$ids" | comm -13 - "$tmp/row_ids" | wc -l)
+unknown=$(sort -u "$ids" | comm -23 - "$tmp/row_ids" | wc -l)
+dups=$(uniq -d "$ids" | wc -l)
+interrupted=$(find "$FAKE_MAIL_DIR" -maxdepth 1 -name '.tmp.*' | wc -l)
+
+echo "moves $played in $games games, emails queued $queued, mailer kills $kills"
+echo "delivered $delivered, lost $lost, not marked sent $unsent," \
+	"duplicates $dups, sends cut short by a kill $interrupted"
+check "$lost emails were lost" [ "$lost" -eq 0 ]
+check "$unsent emails were not marked sent" [ "$unsent" -eq 0 ]
+check "$unknown emails came from nowhere" [ "$unknown" -eq 0 ]
+check "$dups duplicates from $kills kills" [ "$dups" -le "$kills" ]
+check "the mailer was never killed" [ "$kills" -gt 0 ]
+
+finish
