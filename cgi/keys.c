@@ -16,4 +16,10 @@ const char *const web_tpl_files[TPL__MAX] = {
 	[TPL_CARD] = "card.html",
 	[TPL_FORM] = "form.html",
 	[TPL_SELECT] = "select.html",
+	[TPL_SETTINGS] = "settings.html",
+	[TPL_UNSUB] = "unsub.html",
+	[TPL_GAMES] = "games.html",
+	[TPL_FEED] = "feed.xml",
+	[TPL_TALK] = "talk.html",
+	[TPL_HISTORY] = "history.html",
 };

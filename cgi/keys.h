@@ -44,7 +44,35 @@
 	X(form_url) X(csrf) X(seq) X(action) X(has_card) X(card) \
 	X(choices) X(form_label) X(form_class) X(has_note) X(form_note) \
 	/* select.html */ \
-	X(sel_label) X(sel_name) X(opt) X(opt_value) X(opt_text) X(opt_sel)
+	X(sel_label) X(sel_name) X(opt) X(opt_value) X(opt_text) X(opt_sel) \
+	/* settings.html (also has_notice, notice, csrf, table_url, you_*) */ \
+	X(settings_url) X(settings_email) X(has_email) X(settings_feed) \
+	X(notify_opt) X(notify_value) X(notify_text) X(notify_help) \
+	X(notify_sel) \
+	/* unsub.html (also settings_url) */ \
+	X(unsub_url) X(unsub_who) X(unsub_done) X(unsub_none) \
+	/* games.html; home.html links to it */ \
+	X(games_url) X(games_summary) X(has_games) X(mygame) X(mygame_url) \
+	X(mygame_class) X(mygame_players) X(mygame_round) X(mygame_turn) \
+	X(mygame_turn_class) X(mygame_status) X(mygame_you) \
+	/* feed.xml */ \
+	X(feed_id) X(feed_title) X(feed_subtitle) X(feed_updated) \
+	X(feed_self) X(feed_alt) X(entry) X(entry_id) X(entry_title) \
+	X(entry_updated) X(entry_author) X(entry_link) X(entry_content) \
+	/* table.html: the life of a game (also settings_url, games_url, \
+	 * csrf, seq) */ \
+	X(at_view) X(at_text) X(watching) X(is_seat) X(hand_empty) \
+	X(can_nudge) X(nudge_url) X(nudge_label) X(has_nudge_note) \
+	X(nudge_note) X(over_record) X(can_again) X(again_url) \
+	X(again_label) X(talk) X(has_share) X(share_url) X(has_links) \
+	X(history_url) \
+	/* talk.html (also csrf, seq) */ \
+	X(say_url) X(chat) X(chat_who) X(chat_when) X(chat_iso) \
+	X(chat_text) X(chat_class) X(has_chat) X(chat_max) X(chat_shown) \
+	/* history.html (also table_url, you_name, you_seat) */ \
+	X(hist) X(hist_class) X(hist_no) X(hist_who) X(hist_text) \
+	X(hist_url) X(hist_link) X(hist_when) X(hist_iso) X(has_hist) \
+	X(hist_cut) X(hist_cut_text) X(hist_moves) X(start_url)
 
 #define WEB_KEY_ENUM(n) K_##n,
 typedef enum web_key { WEB_KEYS(WEB_KEY_ENUM) K__MAX } web_key;
@@ -63,6 +91,12 @@ typedef enum web_tpl {
 	TPL_CARD,      /* one card, drawn */
 	TPL_FORM,      /* one action form */
 	TPL_SELECT,    /* one choice of a form */
+	TPL_SETTINGS,  /* a seat's email setting and feed */
+	TPL_UNSUB,     /* stop a seat's email (one-click) */
+	TPL_GAMES,     /* every game this browser holds a seat in */
+	TPL_FEED,      /* a seat's Atom feed (XML, escaped the same way) */
+	TPL_TALK,      /* the table talk panel of a seat's table */
+	TPL_HISTORY,   /* every action of a game in words */
 	TPL__MAX
 } web_tpl;
 

@@ -175,8 +175,6 @@ static web_err run(web *w, int seq, const bt_action *a, commit how)
 
 web_err page_act(web *w)
 {
-	static char back[STORE_ID_LEN + 16];
-	const char *csrf = form_get(&w->rq.body, "csrf");
 	const char *name = form_get(&w->rq.body, "action");
 	int64_t seq;
 	bt_action a;
@@ -185,13 +183,8 @@ web_err page_act(web *w)
 	size_t i;
 
 	/* guard */
-	if ((e = seat_guard(w, &seat)))
+	if ((e = seat_form_guard(w, "", &seat)))
 		return e;
-	snprintf(back, sizeof back, "g/%s", w->game.id);
-	w->back = back;
-	if (csrf_check(&w->keys, w->game.id, seat,
-	               w->game.seats[seat - 1].token_gen, csrf) != TOKEN_OK)
-		return WEB_BAD_FORM;
 	if (form_get_int(&w->rq.body, "seq", 0, INT_MAX, &seq))
 		return bad(w, "The form did not say which state it was "
 		           "chosen in.");

@@ -78,7 +78,7 @@ web_err home_render(web *w, int status, const form *filled,
                     const char *message)
 {
 	home_ctx h = { filled, DEFAULT_PLAYERS, "random", "", "", "" };
-	char url[WEB_URL_MAX];
+	char url[WEB_URL_MAX], games[WEB_URL_MAX];
 	int64_t p;
 	vals v;
 	tmpl_data d;
@@ -89,8 +89,10 @@ web_err home_render(web *w, int status, const form *filled,
 	if (filled && form_get(filled, "first"))
 		h.first = form_get(filled, "first");
 	snprintf(url, sizeof url, "%snew", w->cf->prefix);
+	snprintf(games, sizeof games, "%sgames", w->cf->prefix);
 	vals_init(&v);
 	vals_set(&v, K_new_url, url);
+	vals_set(&v, K_games_url, games);
 	vals_set(&v, K_message, message);
 	vals_show(&v, K_has_message, message != NULL);
 	vals_rows(&v, K_seat, BT_MAX_PLAYERS);

@@ -1,10 +1,19 @@
 /*
  * page_join.c - GET PREFIX g/ID?t=TOKEN: a seat link.  A valid token for
  * this game, of the seat's current generation, becomes the cookie
- * bt_ID=TOKEN (Path PREFIX g/ID, HttpOnly, SameSite=Lax, Secure behind
- * https) and a 303 to the URL without the token, so the token leaves
- * the address bar and the history.  Anything else is a 403 that says
- * what to do.
+ * bt_ID=TOKEN (Path PREFIX, HttpOnly, SameSite=Lax, Secure behind https)
+ * and a 303 to the URL without the token, so the token leaves the
+ * address bar and the history.  Anything else is a 403 that says what to
+ * do.
+ *
+ * The Path is the prefix, not PREFIX g/ID, so that "my games" (PREFIX
+ * games) receives the cookie of every game.  Cookies set by older
+ * versions (Path PREFIX g/ID) still reach their game's pages; but a
+ * browser holding one and a newer cookie of the same name sends the
+ * older, longer-path one first.  So when the request carries a cookie
+ * for this game that is not this token, the first answer only deletes
+ * the old-path cookie and comes back here (with c=1, once), and the
+ * second sets the new one: a stale old cookie never hides a fresh link.
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,11 +22,38 @@
 
 enum { COOKIE_DAYS = 180 };    /* a game by email may last for months */
 
+/* Sets w->rs.cookie: name=value for path, or its deletion if value is
+ * "".  Returns WEB_OK or WEB_INTERNAL (logged). */
+static web_err set_cookie(web *w, const char *name, const char *value,
+                          const char *path)
+{
+	int64_t age = value[0] ? (int64_t)COOKIE_DAYS * 86400 : 0;
+
+	if (cookie_format(w->rs.cookie, sizeof w->rs.cookie, name, value, path,
+	                  age, w->cf->secure)) {
+		web_log(w, __func__, "cookie_format failed");
+		return WEB_INTERNAL;
+	}
+	return WEB_OK;
+}
+
+/* 1 if the request holds a cookie name whose value is not tok (perhaps
+ * one of an older version, with the old Path). */
+static int other_cookie(const web *w, const char *name, const char *tok)
+{
+	char held[COOKIE_VALUE_MAX];
+
+	return cookie_get(w->rq.cookie, name, held, sizeof held) !=
+	       COOKIE_ABSENT && strcmp(held, tok) != 0;
+}
+
 web_err page_join(web *w)
 {
 	const char *tok = form_get(&w->rq.query, "t");
-	char id[TOKEN_GAME_ID_LEN + 1], name[48], path[WEB_URL_MAX], to[64];
+	char id[TOKEN_GAME_ID_LEN + 1], name[48], path[WEB_URL_MAX];
+	char to[WEB_URL_MAX];
 	store_error err;
+	web_err e;
 	int64_t gen;
 	int seat;
 
@@ -30,14 +66,18 @@ web_err page_join(web *w)
 	if (seat < 1 || seat > w->game.players ||
 	    gen != w->game.seats[seat - 1].token_gen)
 		return WEB_FORBIDDEN;
-	/* render: the cookie and the way to the table */
+	/* render: first away with an old-path cookie, if there may be one */
 	seat_cookie_name(id, name, sizeof name);
-	snprintf(path, sizeof path, "%sg/%s", w->cf->prefix, id);
-	if (cookie_format(w->rs.cookie, sizeof w->rs.cookie, name, tok, path,
-	                  (int64_t)COOKIE_DAYS * 86400, w->cf->secure)) {
-		web_log(w, __func__, "cookie_format failed");
-		return WEB_INTERNAL;
+	if (other_cookie(w, name, tok) && !form_get(&w->rq.query, "c")) {
+		snprintf(path, sizeof path, "%sg/%s", w->cf->prefix, id);
+		snprintf(to, sizeof to, "g/%s?t=%s&c=1", id, tok);
+		if ((e = set_cookie(w, name, "", path)))
+			return e;
+		return resp_redirect(w, to);
 	}
+	/* then the cookie and the way to the table */
+	if ((e = set_cookie(w, name, tok, w->cf->prefix)))
+		return e;
 	snprintf(to, sizeof to, "g/%s", id);
 	return resp_redirect(w, to);
 }

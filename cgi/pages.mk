@@ -3,18 +3,25 @@
 buffertime_fcgi_SOURCES = \
 	cgi/main.c cgi/web.h \
 	cgi/request.c cgi/request.h \
-	cgi/route.c cgi/response.c cgi/seat.c \
+	cgi/route.c cgi/response.c cgi/seat.c cgi/seat_link.c \
 	cgi/keys.c cgi/keys.h cgi/vals.c cgi/vals.h \
 	cgi/page_home.c cgi/home.h cgi/page_create.c cgi/page_join.c \
 	cgi/page_table.c cgi/table.h cgi/table_cards.c \
 	cgi/forms.c cgi/forms.h cgi/cardview.c cgi/cardview.h \
 	cgi/moves.c cgi/moves.h \
-	cgi/page_act.c cgi/page_record.c cgi/page_error.c
+	cgi/page_act.c cgi/page_record.c cgi/page_error.c \
+	cgi/page_settings.c cgi/page_unsub.c cgi/page_games.c cgi/page_feed.c \
+	cgi/table_view.c cgi/table_life.c cgi/table_talk.c \
+	cgi/page_history.c cgi/page_say.c cgi/page_nudge.c \
+	cgi/page_again.c cgi/page_watch.c
 
 dist_template_DATA = \
 	templates/layout.html templates/error.html templates/home.html \
 	templates/created.html templates/table.html templates/card.html \
-	templates/form.html templates/select.html
+	templates/form.html templates/select.html \
+	templates/settings.html templates/unsub.html templates/games.html \
+	templates/feed.xml \
+	templates/talk.html templates/history.html
 
 dist_www_DATA = \
 	www/style.css www/icon.svg \

@@ -24,6 +24,17 @@ static const struct route {
 	{ M_GET | M_HEAD, "g/*", NULL, page_table, "GET, HEAD" },
 	{ M_POST, "g/*/act", NULL, page_act, "POST" },
 	{ M_GET | M_HEAD, "g/*/record", NULL, page_record, "GET, HEAD" },
+	{ M_GET | M_HEAD | M_POST, "g/*/settings", NULL, page_settings,
+	  "GET, HEAD, POST" },
+	{ M_GET | M_HEAD | M_POST, "g/*/unsubscribe", NULL, page_unsub,
+	  "GET, HEAD, POST" },
+	{ M_GET | M_HEAD, "g/*/feed", NULL, page_feed, "GET, HEAD" },
+	{ M_GET | M_HEAD, "games", NULL, page_games, "GET, HEAD" },
+	{ M_GET | M_HEAD, "g/*/history", NULL, page_history, "GET, HEAD" },
+	{ M_POST, "g/*/say", NULL, page_say, "POST" },
+	{ M_POST, "g/*/nudge", NULL, page_nudge, "POST" },
+	{ M_POST, "g/*/again", NULL, page_again, "POST" },
+	{ M_GET | M_HEAD, "g/*/watch", NULL, page_watch, "GET, HEAD" },
 };
 
 enum { NROUTES = sizeof routes / sizeof routes[0] };

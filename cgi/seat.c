@@ -36,3 +36,19 @@ web_err seat_guard(web *w, int *seat)
 	*seat = s;
 	return WEB_OK;
 }
+
+web_err seat_form_guard(web *w, const char *back, int *seat)
+{
+	static char to[STORE_ID_LEN + 32];
+	web_err e;
+
+	if ((e = seat_guard(w, seat)))
+		return e;
+	snprintf(to, sizeof to, "g/%s%s", w->game.id, back);
+	w->back = to;
+	if (csrf_check(&w->keys, w->game.id, *seat,
+	               w->game.seats[*seat - 1].token_gen,
+	               form_get(&w->rq.body, "csrf")) != TOKEN_OK)
+		return WEB_BAD_FORM;
+	return WEB_OK;
+}

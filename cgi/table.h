@@ -1,6 +1,13 @@
 /*
- * table.h - the parts of the table page drawn as cards and forms
- * (table_cards.c), which page_table.c puts into templates/table.html.
+ * table.h - the table page, drawn for one viewer at one moment into
+ * templates/table.html: by page_table.c (a seat, now or as it was after
+ * move N), and page_watch.c (a spectator, now).
+ *
+ *	table_view.c   the game itself: status, totals, crew, last moves
+ *	table_cards.c  its cards and the action forms, as cards
+ *	table_life.c   around it: the wait, the nudge, play again, the
+ *	               spectator link and the links to the game's pages
+ *	table_talk.c   the table talk panel (templates/talk.html)
  */
 #ifndef BT_TABLE_H
 #define BT_TABLE_H
@@ -9,14 +16,60 @@
 #include "vals.h"
 #include "web.h"
 
+enum {
+	TABLE_TALK_SHOWN = 20      /* chat messages the table shows */
+};
+
+/* Who looks at the table, and when. */
+typedef struct table_view {
+	int seat;       /* 1..players: that seat's view; 0: a spectator,
+	                 * who sees what every player sees (R10) and no
+	                 * form */
+	int at;         /* -1: now; else the table after the game's first
+	                 * `at` record lines, read-only (no form) */
+	int lines;      /* the game's record lines now (w->game.seq) */
+	const char *self;   /* the page's own URL (the reload link) */
+} table_view;
+
+/* 1 if tv shows forms: a seat's view of the table now. */
+#define TABLE_LIVE(tv) ((tv)->seat > 0 && (tv)->at < 0)
+
 /*
- * Draws, for seat of w->game, the piles (duty, sides, stack, row, the
- * Shift cards seat saw: known, bottom), seat's hand with a form on each
+ * Renders the table of w->game (loaded) for tv into w->rs, with the
+ * notice of ?m= already set in v (or nothing).  For tv->at >= 0 the
+ * game is replayed (store_walk) and w->game.state becomes the state
+ * after that many lines.  Returns WEB_OK or an error (logged).
+ */
+web_err table_render(web *w, const table_view *tv, vals *v);
+
+/*
+ * Draws, for seat of w->game (0: a spectator: no hand, no Shift card
+ * but those everyone saw), the piles (duty, sides, stack, row, the Shift
+ * cards seat saw: known, bottom), seat's hand with a form on each
  * playable card, the turn's own forms (turn_forms, my_turn) and a
  * pending Sensor Sweep (sweeping, sweep_cards, sweep_form) into
- * w->frag[0], and sets those keys and their has_ sections in v.  The
- * texts live in w->frag[0] until the next request.
+ * w->frag[0], and sets those keys and their has_ sections in v.  f with
+ * f->n == 0 draws no form.  The texts live in w->frag[0] until the next
+ * request.
  */
 web_err table_cards(web *w, int seat, const forms *f, vals *v);
+
+/*
+ * Sets the parts of table.html around the game for tv: the nudge form
+ * (can_nudge) with, in has_nudge_note, when the next nudge may go, or
+ * instead why none can reach the seat to move; play again (can_again),
+ * the record once over (over_record), the spectator link (has_share)
+ * and the game's links (has_links).  f holds the seat's CSRF token and
+ * seq (forms_init) for a live view.  Texts live in this file's static
+ * storage until the next call.  Returns WEB_OK or WEB_INTERNAL.
+ */
+web_err table_life(web *w, const table_view *tv, const forms *f, vals *v);
+
+/*
+ * Renders the table talk panel of a live view (the last
+ * TABLE_TALK_SHOWN messages, and the form posting to g/ID/say) into
+ * w->frag[3] and sets K_talk in v.  Returns WEB_OK or an error.
+ */
+web_err table_talk(web *w, const table_view *tv, const forms *f, vals *v);
 
 #endif

@@ -61,13 +61,15 @@ static web_err pile(parts *p, web_key key, web_key has, const bt_card *c,
 	return e;
 }
 
-/* The public table and what seat saw of the Shift Deck (R10). */
+/* The public table and what seat saw of the Shift Deck (R10); a
+ * spectator (seat 0) sees only what everyone saw. */
 static web_err piles(parts *p, int seat)
 {
 	const bt_game *g = &p->w->game.state;
 	const bt_pile *d = &g->shift_deck;
 	bt_card top[BT_SWEEP_CARDS];
-	int k = g->known_top[seat - 1], bottom = g->known_bottom;
+	int k = seat > 0 ? g->known_top[seat - 1] : 0;
+	int bottom = g->known_bottom;
 	web_err e;
 
 	if (k > d->n || k > BT_SWEEP_CARDS)
@@ -101,10 +103,11 @@ static const char *hand_note(parts *p, int seat, const forms *f, bt_card c,
 	return NULL;
 }
 
-/* seat's hand, sorted by id, each card with its form if it has one. */
+/* seat's hand, sorted by id, each card with its form if it has one; a
+ * spectator has none. */
 static web_err hand(parts *p, int seat, const forms *f)
 {
-	uint64_t h = p->w->game.state.hand[seat - 1];
+	uint64_t h = seat > 0 ? p->w->game.state.hand[seat - 1] : 0;
 	out *fo = &p->w->frag[1];
 	char nb[256];
 	web_err e = WEB_OK;
@@ -125,6 +128,7 @@ static web_err hand(parts *p, int seat, const forms *f)
 	}
 	part_end(p);
 	vals_show(p->v, K_has_hand, n > 0);
+	vals_show(p->v, K_hand_empty, seat > 0 && n == 0);
 	return e;
 }
 
@@ -150,7 +154,7 @@ static web_err sweep(parts *p, int seat, const forms *f)
 	int n = d->n < BT_SWEEP_CARDS ? d->n : BT_SWEEP_CARDS;
 	web_err e;
 
-	if (g->sweep_card == BT_NO_CARD || g->sweep_seat != seat)
+	if (g->sweep_card == BT_NO_CARD || seat == 0 || g->sweep_seat != seat)
 		return WEB_OK;
 	for (int i = 0; i < n; i++)
 		top[i] = d->c[d->n - 1 - i];

@@ -82,6 +82,15 @@ page_fn page_join;      /* GET  PREFIX g/ID?t=TOKEN     */
 page_fn page_table;     /* GET  PREFIX g/ID             */
 page_fn page_act;       /* POST PREFIX g/ID/act         */
 page_fn page_record;    /* GET  PREFIX g/ID/record      */
+page_fn page_settings;  /* GET, POST PREFIX g/ID/settings */
+page_fn page_unsub;     /* GET, POST PREFIX g/ID/unsubscribe?s=N&k=KEY */
+page_fn page_games;     /* GET  PREFIX games            */
+page_fn page_feed;      /* GET  PREFIX g/ID/feed?s=N&k=KEY */
+page_fn page_history;   /* GET  PREFIX g/ID/history     */
+page_fn page_say;       /* POST PREFIX g/ID/say         */
+page_fn page_nudge;     /* POST PREFIX g/ID/nudge       */
+page_fn page_again;     /* POST PREFIX g/ID/again       */
+page_fn page_watch;     /* GET  PREFIX g/ID/watch?k=KEY */
 
 /* ---- route.c -------------------------------------------------------- */
 
@@ -132,7 +141,29 @@ web_err web_store_err(web *w, const char *func, const store_error *err);
  */
 web_err seat_guard(web *w, int *seat);
 
+/* The guard of a game page's POST form: seat_guard, then the form's CSRF
+ * token (WEB_BAD_FORM without the seat's own).  An error page's "back"
+ * link goes to g/ID followed by back ("" or e.g. "#talk"; short). */
+web_err seat_form_guard(web *w, const char *back, int *seat);
+
 /* Writes the cookie name for game id ("bt_ID") into name (cap >= 32). */
 void seat_cookie_name(const char *id, char *name, size_t cap);
+
+/* ---- seat_link.c: links with a key instead of a cookie --------------- */
+
+/*
+ * The guard of the pages a link key opens (the feed, unsubscribe): query
+ * fields s (the seat) and k (its key of kind), checked against the
+ * seat's current generation; loads w->rq.game into w->game.  Returns
+ * WEB_OK with *seat set, WEB_FORBIDDEN (no, bad or outdated key),
+ * WEB_NOT_FOUND, or a store error.
+ */
+web_err seat_link_guard(web *w, token_kind kind, int *seat);
+
+/* Writes seat's link of kind (TOKEN_FEED or TOKEN_UNSUB) of w->game into
+ * url: "BASE g/ID/feed?s=N&k=KEY", BASE the base URL if absolute, else
+ * the prefix.  Returns 0, or -1 (logged). */
+int seat_link_url(web *w, token_kind kind, int seat, int absolute,
+                  char *url, size_t cap);
 
 #endif

@@ -28,78 +28,12 @@ set -u
 : "${TESTDATA:?set TESTDATA to the tests/data folder}"
 unset BUFFERTIME_DB BUFFERTIME_NOW
 
-if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
-	echo "SKIP: nginx is not installed (scripts/install-deps installs it)"
-	exit 77
-fi
-if ! command -v curl >/dev/null 2>&1; then
-	echo "SKIP: curl is not installed (scripts/install-deps installs it)"
-	exit 77
-fi
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/bt-web.XXXXXX") || exit 1
-runs=()
-cleanup() {
-	for r in "${runs[@]}"; do
-		bash "$SRCDIR/scripts/web" down "$r" >/dev/null 2>&1 ||
-			echo "FAIL: could not stop the servers of $r"
-	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
-
 # shellcheck source=tests/testlib.sh
 . "$(dirname "$0")/testlib.sh"
+# shellcheck source=tests/weblib.sh
+. "$(dirname "$0")/weblib.sh"
+web_test_start web nginx curl
 seed=${WEB_SEED:-1}
-
-# up RUNDIR [ARGS...]: starts the servers; sets $url.  A failure to start
-# ends the test, with the program's log.
-up() {
-	local r=$1
-	shift
-	runs+=("$r")
-	if ! url=$(bash "$SRCDIR/scripts/web" up "$r" --fcgi "$BUFFERTIME_FCGI" \
-		--templates "$SRCDIR/templates" --www "$SRCDIR/www" --wait 30 "$@" \
-		2>"$tmp/up.err"); then
-		cat "$tmp/up.err"
-		not_ok "scripts/web up $r $*"
-		finish
-	fi
-	ok
-}
-
-# ---- HTTP -------------------------------------------------------------------
-
-# req JAR METHOD URL [BODY]: one request with the cookies of JAR ("" for
-# none; a file, updated).  Sets $code, $loc (Location), and the files
-# $tmp/h (headers) and $tmp/b (body).  Never follows a redirect.
-req() {
-	local jar=$1 method=$2 u=$3 args=()
-	[ -n "$jar" ] && args+=(-b "$jar" -c "$jar")
-	if [ "$method" = POST ]; then
-		args+=(-H 'Content-Type: application/x-www-form-urlencoded'
-			--data-binary "${4-}")
-	fi
-	code=$(curl -s --max-time 15 -X "$method" -D "$tmp/h" -o "$tmp/b" \
-		-w '%{http_code}' "${args[@]}" "$u" 2>/dev/null) || code=000
-	loc=$(sed -n 's/^[Ll]ocation: *\([^[:space:]]*\).*/\1/p' "$tmp/h" | tail -n 1)
-}
-
-# header NAME: the value of response header NAME (the last one).
-header() {
-	sed -n "s/^$1: *//Ip" "$tmp/h" | tr -d '\r' | tail -n 1
-}
-
-# expect_code NAME WANT: checks $code.
-expect_code() {
-	if [ "$code" = "$2" ]; then
-		ok
-		return 0
-	fi
-	not_ok "$1: status $code, want $2"
-	return 1
-}
 
 # security_headers NAME: the headers every response must carry.
 security_headers() {
@@ -116,222 +50,6 @@ security_headers() {
 	check "$1: X-Content-Type-Options" [ "$(header X-Content-Type-Options)" = nosniff ]
 	check "$1: Referrer-Policy" [ "$(header Referrer-Policy)" = no-referrer ]
 	check "$1: X-Frame-Options" [ "$(header X-Frame-Options)" = DENY ]
-}
-
-# ---- forms ------------------------------------------------------------------
-
-# The POST forms of a page, filled in (see the comment at its top).
-cat >"$tmp/forms.awk" <<'AWK'
-# forms.awk: the POST forms of an HTML page, filled in.
-#   awk -v mode=pick -v want="action=work card=X01" -v only=act -f forms.awk
-#   awk -v mode=random -v seed=N -v only=act -f forms.awk
-#   awk -v mode=list -f forms.awk
-# pick: the first form whose fields can take every NAME=VALUE of want (a
-# hidden field with that value, a select, radio or named button with that
-# option, a text field); random: any form, random choices (a select named
-# oN takes its selected option, else its N-th, so an order stays an
-# order).  Prints the form's action and its urlencoded body, tab-
-# separated; exit 1 if no form fits.  list: the forms, for people.
-function decode(s) {
-	gsub(/&quot;/, "\"", s); gsub(/&#39;/, "'", s); gsub(/&#x27;/, "'", s)
-	gsub(/&lt;/, "<", s); gsub(/&gt;/, ">", s); gsub(/&amp;/, "\\&", s)
-	return s
-}
-function urlenc(s,    i, c, r) {
-	r = ""
-	for (i = 1; i <= length(s); i++) {
-		c = substr(s, i, 1)
-		if (c ~ /[A-Za-z0-9_.~-]/) r = r c
-		else if (c == " ") r = r "+"
-		else r = r sprintf("%%%02X", ord[c])
-	}
-	return r
-}
-function attrs(t,    m, name, val) {
-	split("", A)
-	sub(/^<[A-Za-z0-9]+/, "", t)
-	sub(/\/?>$/, "", t)
-	while (match(t, /[A-Za-z_:][-A-Za-z0-9_:.]*/)) {
-		name = tolower(substr(t, RSTART, RLENGTH))
-		t = substr(t, RSTART + RLENGTH)
-		val = ""
-		if (match(t, /^[ \t\n]*=[ \t\n]*/)) {
-			t = substr(t, RLENGTH + 1)
-			if (substr(t, 1, 1) == "\"") {
-				m = index(substr(t, 2), "\"")
-				val = substr(t, 2, m - 1); t = substr(t, m + 2)
-			} else if (substr(t, 1, 1) == "'") {
-				m = index(substr(t, 2), "'")
-				val = substr(t, 2, m - 1); t = substr(t, m + 2)
-			} else if (match(t, /^[^ \t\n>]+/)) {
-				val = substr(t, 1, RLENGTH); t = substr(t, RLENGTH + 1)
-			}
-		}
-		A[name] = decode(val)
-	}
-}
-function field(kind, name, value, on,    k) {
-	k = ++nfield[nf]
-	fkind[nf, k] = kind; fname[nf, k] = name
-	fval[nf, k] = value; fon[nf, k] = on
-}
-BEGIN {
-	for (i = 1; i < 256; i++) ord[sprintf("%c", i)] = i
-	html = ""
-}
-{ html = html $0 "\n" }
-END {
-	nf = 0; inform = 0; insel = ""; optopen = 0
-	rest = html
-	while ((p = index(rest, "<")) > 0) {
-		text = substr(rest, 1, p - 1)
-		if (optopen) {
-			optopen = 0
-			if (!optval_set) {
-				gsub(/^[ \t\n]+|[ \t\n]+$/, "", text)
-				fval[nf, nfield[nf]] = decode(text)
-			}
-		}
-		rest = substr(rest, p)
-		if (substr(rest, 1, 4) == "<!--") {
-			q = index(rest, "-->"); rest = substr(rest, q + 3); continue
-		}
-		q = index(rest, ">")
-		if (q == 0) break
-		tag = substr(rest, 1, q); rest = substr(rest, q + 1)
-		match(tag, /^<\/?[A-Za-z0-9]+/)
-		tname = tolower(substr(tag, 2, RLENGTH - 1))
-		attrs(tag)
-		if (tname == "form") {
-			inform = 1; nf++; nfield[nf] = 0
-			fmethod[nf] = toupper(("method" in A) ? A["method"] : "GET")
-			faction[nf] = A["action"]
-		} else if (tname == "/form") {
-			inform = 0
-		} else if (!inform) {
-			continue
-		} else if (tname == "input" && ("name" in A) && !("disabled" in A)) {
-			type = tolower(("type" in A) ? A["type"] : "text")
-			if (type == "radio" || type == "checkbox")
-				field(type, A["name"], ("value" in A) ? A["value"] : "on",
-				    ("checked" in A))
-			else if (type == "submit" || type == "image")
-				field("button", A["name"], A["value"], 0)
-			else if (type != "reset" && type != "file")
-				field(type == "hidden" ? "hidden" : "text", A["name"],
-				    A["value"], 1)
-		} else if (tname == "button" && ("name" in A)) {
-			t = tolower(("type" in A) ? A["type"] : "submit")
-			if (t == "submit")
-				field("button", A["name"], A["value"], 0)
-		} else if (tname == "select") {
-			insel = ("name" in A) ? A["name"] : ""
-		} else if (tname == "/select") {
-			insel = ""
-		} else if (tname == "option" && insel != "" && !("disabled" in A)) {
-			optval_set = ("value" in A); optopen = 1
-			field("option", insel, A["value"], ("selected" in A))
-		} else if (tname == "textarea" && ("name" in A)) {
-			field("text", A["name"], "", 1)
-		}
-	}
-	if (mode == "list") {
-		for (f = 1; f <= nf; f++) {
-			print "form " f " " fmethod[f] " " faction[f]
-			for (k = 1; k <= nfield[f]; k++)
-				print "  " fkind[f, k] " " fname[f, k] "=" fval[f, k] \
-				    (fon[f, k] ? " *" : "")
-		}
-		exit 0
-	}
-	nw = split(want, wl, " ")
-	for (i = 1; i <= nw; i++) {
-		e = index(wl[i], "=")
-		wname[i] = substr(wl[i], 1, e - 1); wval[i] = substr(wl[i], e + 1)
-	}
-	srand(seed + 0)
-	nc = 0
-	for (f = 1; f <= nf; f++) {
-		if (fmethod[f] != "POST") continue
-		if (only != "" && faction[f] !~ only) continue
-		if (mode == "pick") {
-			ok = 1
-			for (i = 1; i <= nw && ok; i++) {
-				hit = 0
-				for (k = 1; k <= nfield[f]; k++)
-					if (fname[f, k] == wname[i] && (fkind[f, k] == "text" ||
-					    fval[f, k] == wval[i]))
-						hit = 1
-				if (!hit) ok = 0
-			}
-			if (!ok) continue
-		}
-		cand[++nc] = f
-	}
-	if (nc == 0) exit 1
-	f = (mode == "pick") ? cand[1] : cand[1 + int(rand() * nc)]
-	# A choice group (select, radio, named buttons) sends one value;
-	# hidden and text fields theirs; a checkbox its value if checked.
-	split("", done); body = ""
-	for (k = 1; k <= nfield[f]; k++) {
-		name = fname[f, k]; kind = fkind[f, k]
-		if (name in done) continue
-		v = ""; have = 0
-		for (i = 1; i <= nw; i++)
-			if (wname[i] == name) { v = wval[i]; have = 1 }
-		if (kind == "hidden" || kind == "text") {
-			if (!have) v = fval[f, k]
-			body = body (body == "" ? "" : "&") urlenc(name) "=" urlenc(v)
-			continue
-		}
-		if (kind == "checkbox") {
-			if (fon[f, k] || (have && v == fval[f, k]))
-				body = body (body == "" ? "" : "&") urlenc(name) "=" \
-				    urlenc(fval[f, k])
-			continue
-		}
-		done[name] = 1
-		if (!have) {
-			n = 0; def = ""
-			for (j = k; j <= nfield[f]; j++)
-				if (fname[f, j] == name && fkind[f, j] == kind) {
-					vals[++n] = fval[f, j]
-					if (fon[f, j] && def == "") def = fval[f, j]
-				}
-			if (kind == "option" && def == "")
-				def = (name ~ /^o[0-9]$/ && n >= substr(name, 2) + 0) ? \
-				    vals[substr(name, 2) + 0] : vals[1]
-			if (mode == "random" && !(name ~ /^o[0-9]$/ && kind == "option"))
-				v = vals[1 + int(rand() * n)]
-			else
-				v = (def != "") ? def : vals[1]
-			if (kind == "radio" && v == "") continue
-		}
-		body = body (body == "" ? "" : "&") urlenc(name) "=" urlenc(v)
-	}
-	print faction[f] "\t" body
-}
-AWK
-
-# resolve URL: an action attribute made absolute against $page_url.
-resolve() {
-	case $1 in
-	http://*|https://*) echo "$1" ;;
-	/*) echo "$origin$1" ;;
-	*) echo "${page_url%/*}/$1" ;;
-	esac
-}
-
-# form MODE WANT: from the page in $tmp/b (fetched from $page_url), the
-# form to send; sets $form_url and $form_body.  Returns 1 if none fits.
-form() {
-	local line
-	line=$(awk -v mode="$1" -v want="$2" -v seed="$seed" -v only='/act$' \
-		-f "$tmp/forms.awk" "$tmp/b") || return 1
-	[ -n "$line" ] || return 1
-	form_url=$(resolve "${line%%$'\t'*}")
-	form_body=${line#*$'\t'}
-	seed=$((seed + 1))
 }
 
 # ---- the game, from the store's side ------------------------------------------
@@ -405,7 +123,8 @@ join() {
 	esac
 	case $cookie in *[Hh]ttp[Oo]nly*) ok ;; *) not_ok "seat $s cookie is not HttpOnly: $cookie" ;; esac
 	case $cookie in *[Ss]ame[Ss]ite=[Ll]ax*) ok ;; *) not_ok "seat $s cookie is not SameSite=Lax: $cookie" ;; esac
-	case $cookie in *[Pp]ath="${prefix}g/$g"*) ok ;; *) not_ok "seat $s cookie path: $cookie" ;; esac
+	# Path is the prefix, so that "my games" receives every game's cookie.
+	case $cookie in *[Pp]ath="${prefix};"*) ok ;; *) not_ok "seat $s cookie path: $cookie" ;; esac
 	case $cookie in *[Ss]ecure*) not_ok "seat $s cookie is Secure over http" ;; *) ok ;; esac
 }
 
@@ -457,10 +176,6 @@ act() {
 	return 1
 }
 
-origin_of() {
-	echo "$1" | sed 's|^\(https\{0,1\}://[^/]*\).*|\1|'
-}
-
 # ============================================================================
 run=$tmp/run
 up "$run"
@@ -478,6 +193,9 @@ check "home page: text/html" grep -qi '^content-type: text/html' "$tmp/h"
 page_url=$base
 check "home page: a form posting to new" \
 	grep -q "<form[^>]*action=\"[^\"]*new\"" "$tmp/b"
+req "" POST "${base}new" "players=2&first=1&name1=A&email1=a%2Fb%40example.org&name2=B"
+expect_code "new game with an address mail cannot go to" 400
+check "the refused form says why" grep -q 'plain name@example.org' "$tmp/b"
 
 css=$(grep -o 'href="[^"]*\.css[^"]*"' "$tmp/b" | head -n 1 | sed 's/^href="//; s/"$//')
 [ -n "$css" ] || css=${base}static/style.css
@@ -636,7 +354,7 @@ while [ "$steps" -lt 400 ]; do
 		case $body in
 		*action=look*)
 			check "a second look: still one order form, nothing else" \
-				[ "$(awk -v mode=list -f "$tmp/forms.awk" "$tmp/b" |
+				[ "$(awk -v mode=list -f "$weblib_dir/forms.awk" "$tmp/b" |
 					grep -c 'hidden action=')" = 1 ] ;;
 		esac
 		stale_done=yes
@@ -678,7 +396,7 @@ for s in 1 2 3; do
 	expect_code "seat $s table at the end" 200
 	check "seat $s sees the game $status" grep -qi "$status" "$tmp/b"
 	check "seat $s has no action form at the end" \
-		[ -z "$(awk -v mode=list -f "$tmp/forms.awk" "$tmp/b" | grep '/act$')" ]
+		[ -z "$(awk -v mode=list -f "$weblib_dir/forms.awk" "$tmp/b" | grep '/act$')" ]
 done
 req "${jar[1]}" GET "${base}g/$g1/record"
 expect_code "record download" 200

@@ -1,0 +1,244 @@
+/*
+ * page_games.c - GET PREFIX games: every game this browser holds a seat
+ * in, from its seat cookies (bt_ID, Path PREFIX: page_join.c), the games
+ * waiting on this browser first (the longest wait first), then those
+ * waiting on others, then the finished ones (latest first).
+ *
+ * Each cookie counts as it does on the game's own pages (seat.c): a
+ * token of ours, for that very game, of the seat's current generation.
+ * Anything else is skipped without a word.  At most GAMES_MAX cookies
+ * are looked at, so a stuffed Cookie header costs a bounded number of
+ * loads.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "describe.h"
+#include "since.h"
+#include "vals.h"
+#include "web.h"
+
+enum {
+	GAMES_MAX = 100,              /* bt_ cookies looked at */
+	PLAYERS_TEXT = BT_MAX_PLAYERS * (BT_NAME_BYTES_MAX + 8) + 16,
+	NAME_TEXT = BT_NAME_BYTES_MAX + 16
+};
+
+/* Which list a game is in, in the order shown. */
+typedef enum group { YOURS, THEIRS, OVER } group;
+
+/* What the page shows of one game. */
+typedef struct mine {
+	char id[STORE_ID_LEN + 1];
+	group grp;
+	int seat, round;
+	bt_status status;
+	int64_t since, updated;
+	char players[PLAYERS_TEXT];
+	char mover[NAME_TEXT];
+	char you[NAME_TEXT];
+} mine;
+
+typedef struct games_ctx {
+	web *w;
+	int n;
+	mine g[GAMES_MAX];
+	char url[WEB_URL_MAX], turn[NAME_TEXT + 64], round[16];
+} games_ctx;
+
+/* The seat that must act now: a pending Sensor Sweep's, else the
+ * turn's; 0 once the game is over. */
+static int mover(const store_game *g)
+{
+	if (g->state.status != BT_PLAYING)
+		return 0;
+	return g->sweep_card != BT_NO_CARD ? g->sweep_seat : g->state.turn;
+}
+
+/* "Ann, Bob and Cyd" into buf. */
+static void players_text(const store_game *g, char *buf, size_t cap)
+{
+	char n[48];
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int s = 1; s <= g->players && len < cap; s++) {
+		int k = snprintf(buf + len, cap - len, "%s%s",
+		                 s == 1 ? "" : s == g->players ? " and " : ", ",
+		                 describe_seat(g, s, n, sizeof n));
+		len = k < 0 ? cap : len + (size_t)k;
+	}
+}
+
+/* Fills m from game g as seen by seat. */
+static void summarise(const store_game *g, int seat, mine *m)
+{
+	char n[48];
+	int who = mover(g);
+
+	snprintf(m->id, sizeof m->id, "%s", g->id);
+	m->seat = seat;
+	m->grp = who == 0 ? OVER : who == seat ? YOURS : THEIRS;
+	m->round = g->state.round;
+	m->status = g->state.status;
+	/* a game from before turn_since was kept: its last change */
+	m->since = g->turn_since ? g->turn_since : g->updated;
+	m->updated = g->updated;
+	players_text(g, m->players, sizeof m->players);
+	snprintf(m->mover, sizeof m->mover, "%s",
+	         who ? describe_seat(g, who, n, sizeof n) : "");
+	snprintf(m->you, sizeof m->you, "%s (seat %d)",
+	         describe_seat(g, seat, n, sizeof n), seat);
+}
+
+/* Adds the game of cookie name (bt_ID) if its token holds a seat there
+ * now.  Returns WEB_OK (added or skipped) or a store error. */
+static web_err consider(games_ctx *c, const char *name)
+{
+	static store_game g;
+	char tok[COOKIE_VALUE_MAX], id[TOKEN_GAME_ID_LEN + 1];
+	store_error err;
+	int64_t gen;
+	int seat;
+
+	if (cookie_get(c->w->rq.cookie, name, tok, sizeof tok) != COOKIE_OK ||
+	    token_check(&c->w->keys, tok, id, &seat, &gen) != TOKEN_OK ||
+	    strcmp(id, name + 3) != 0)
+		return WEB_OK;
+	for (int i = 0; i < c->n; i++)
+		if (strcmp(c->g[i].id, id) == 0)
+			return WEB_OK;      /* the same name twice */
+	if (store_load(c->w->st, id, &g, &err) != STORE_OK)
+		return err.rc == STORE_NOT_FOUND ? WEB_OK
+		       : web_store_err(c->w, __func__, &err);
+	if (seat < 1 || seat > g.players || gen != g.seats[seat - 1].token_gen)
+		return WEB_OK;
+	summarise(&g, seat, &c->g[c->n++]);
+	return WEB_OK;
+}
+
+/* Walks the Cookie header ("a=b; bt_X=T; ..."), considering every
+ * cookie whose name is bt_ and a game id's length, GAMES_MAX at most. */
+static web_err read_cookies(games_ctx *c)
+{
+	const char *p = c->w->rq.cookie;
+	char name[8 + STORE_ID_LEN];
+	web_err e;
+	int seen = 0;
+
+	while (*p && seen < GAMES_MAX) {
+		size_t n;
+		p += strspn(p, " \t;");
+		n = strcspn(p, "=;");
+		if (n == 3 + STORE_ID_LEN && strncmp(p, "bt_", 3) == 0 &&
+		    p[n] == '=') {
+			memcpy(name, p, n);
+			name[n] = '\0';
+			seen++;
+			if ((e = consider(c, name)))
+				return e;
+		}
+		p += strcspn(p, ";");
+	}
+	return WEB_OK;
+}
+
+/* Yours (longest wait first), theirs (likewise), then the finished
+ * (latest first); the id settles ties, so the order is stable. */
+static int by_urgency(const void *pa, const void *pb)
+{
+	const mine *a = pa, *b = pb;
+
+	if (a->grp != b->grp)
+		return a->grp < b->grp ? -1 : 1;
+	if (a->grp != OVER && a->since != b->since)
+		return a->since < b->since ? -1 : 1;
+	if (a->grp == OVER && a->updated != b->updated)
+		return a->updated > b->updated ? -1 : 1;
+	return strcmp(a->id, b->id);
+}
+
+/* "Your turn, for 3 hours", "Waiting for Bob for 2 days", "Won". */
+static const char *turn_words(games_ctx *c, const mine *m)
+{
+	char span[SINCE_MAX];
+
+	since_words(store_now() - m->since, span, sizeof span);
+	if (m->grp == YOURS)
+		snprintf(c->turn, sizeof c->turn, "Your turn, for %s", span);
+	else if (m->grp == THEIRS)
+		snprintf(c->turn, sizeof c->turn, "Waiting for %s for %s",
+		         m->mover, span);
+	else
+		snprintf(c->turn, sizeof c->turn, "The crew %s",
+		         m->status == BT_WON ? "won" : "lost");
+	return c->turn;
+}
+
+static const char *games_row(void *ctx, int key, int i)
+{
+	games_ctx *c = ctx;
+	const mine *m;
+
+	if (i < 0 || i >= c->n)
+		return NULL;
+	m = &c->g[i];
+	switch (key) {
+	case K_mygame_url:
+		snprintf(c->url, sizeof c->url, "%sg/%s", c->w->cf->prefix,
+		         m->id);
+		return c->url;
+	case K_mygame_class:
+		return m->grp == YOURS ? "yours" : m->grp == OVER ? "over"
+		       : "theirs";
+	case K_mygame_players: return m->players;
+	case K_mygame_you: return m->you;
+	case K_mygame_round:
+		snprintf(c->round, sizeof c->round, "%d", m->round);
+		return c->round;
+	case K_mygame_turn: return turn_words(c, m);
+	case K_mygame_turn_class:
+		return m->grp == YOURS ? "mine" : m->grp == OVER ? "over" : "";
+	case K_mygame_status:
+		return m->grp == OVER ? (m->status == BT_WON ? "won" : "lost")
+		       : "playing";
+	default:
+		return NULL;
+	}
+}
+
+web_err page_games(web *w)
+{
+	static games_ctx c;
+	char summary[96];
+	int yours = 0;
+	web_err e;
+	vals v;
+	tmpl_data d;
+
+	/* guard: none of its own; each cookie is checked in read_cookies */
+	c.w = w;
+	c.n = 0;
+	/* inputs */
+	if ((e = read_cookies(&c)))
+		return e;
+	qsort(c.g, (size_t)c.n, sizeof c.g[0], by_urgency);
+	/* render */
+	for (int i = 0; i < c.n; i++)
+		yours += c.g[i].grp == YOURS;
+	if (yours)
+		snprintf(summary, sizeof summary, "%d game%s wait%s on you.",
+		         yours, yours == 1 ? "" : "s", yours == 1 ? "s" : "");
+	else
+		snprintf(summary, sizeof summary, "No game waits on you.");
+	vals_init(&v);
+	vals_show(&v, K_has_games, c.n > 0);
+	vals_set(&v, K_games_summary, summary);
+	vals_set(&v, K_home_url, w->cf->prefix);
+	vals_rows(&v, K_mygame, c.n);
+	v.row = games_row;
+	v.ctx = &c;
+	d = vals_data(&v);
+	return resp_page(w, 200, "My games", TPL_GAMES, &d);
+}

@@ -1,0 +1,211 @@
+/*
+ * page_history.c - GET PREFIX g/ID/history: every action of the game in
+ * words, numbered, oldest first, as the cookie's seat may know them
+ * (describe_action with the reader as viewer, R10), each linking to the
+ * table as it was after it (g/ID?at=N); the table talk in its place
+ * among them (a message said when the game had N lines follows move N)
+ * and linking to the table as it was then.
+ *
+ * The page is bounded whatever the game: the last HISTORY_TALK messages
+ * and, of it all, the last HISTORY_ROWS entries are shown (the page says
+ * how many earlier ones are not).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "describe.h"
+#include "since.h"
+#include "vals.h"
+#include "web.h"
+
+enum {
+	HISTORY_ROWS = 500,     /* entries one page shows */
+	HISTORY_TALK = 100      /* chat messages among them, at most */
+};
+
+_Static_assert((int)DESCRIBE_MAX >= (int)STORE_CHAT_MAX + 1,
+               "an entry's text holds a chat message");
+_Static_assert((int)HISTORY_ROWS <= (int)TMPL_ITER_MAX, "one section renders all");
+
+/* One line of the history: a move or a message. */
+typedef struct entry {
+	int talk;                 /* 0: a move; 1: a chat message */
+	int no;                   /* the move (record lines after it); for
+	                           * a message, the lines when it was said */
+	int seat;
+	int64_t created;
+	char text[DESCRIBE_MAX];
+} entry;
+
+typedef struct history {
+	web *w;
+	int seat;
+	/* the messages, oldest first, in a ring of the last HISTORY_TALK */
+	int talk_first, talk_n, talk_next;
+	store_chat talk[HISTORY_TALK];
+	/* the page's entries, in a ring of the last HISTORY_ROWS */
+	int first, n, dropped;
+	entry e[HISTORY_ROWS];
+	/* the texts of the row being rendered */
+	char no[16], who[48], url[WEB_URL_MAX], when[SINCE_MAX + 8];
+	char iso[SINCE_ISO_MAX];
+} history;
+
+/* A new entry at the end, the oldest dropped when the ring is full. */
+static entry *push(history *h)
+{
+	entry *e;
+
+	if (h->n < HISTORY_ROWS) {
+		e = &h->e[(h->first + h->n++) % HISTORY_ROWS];
+	} else {
+		e = &h->e[h->first];
+		h->first = (h->first + 1) % HISTORY_ROWS;
+		h->dropped++;
+	}
+	return e;
+}
+
+static int keep_talk(void *ctx, const store_chat *c)
+{
+	history *h = ctx;
+
+	if (h->talk_n < HISTORY_TALK) {
+		h->talk[h->talk_n++] = *c;
+	} else {
+		h->talk[h->talk_first] = *c;
+		h->talk_first = (h->talk_first + 1) % HISTORY_TALK;
+		h->dropped++;
+	}
+	return 0;
+}
+
+/* Adds the messages said while the game had at most lines lines. */
+static void talk_upto(history *h, int lines)
+{
+	while (h->talk_next < h->talk_n) {
+		const store_chat *c = &h->talk[(h->talk_first + h->talk_next) %
+		                               HISTORY_TALK];
+		entry *e;
+		if (lines >= 0 && c->at_seq > lines)
+			return;
+		e = push(h);
+		*e = (entry){ .talk = 1, .no = c->at_seq, .seat = c->seat,
+		              .created = c->created };
+		snprintf(e->text, sizeof e->text, "%s", c->text);
+		h->talk_next++;
+	}
+}
+
+static int keep_move(void *ctx, int seq, int64_t created,
+                     const bt_game *before, const bt_game *after,
+                     const bt_action *a)
+{
+	history *h = ctx;
+	entry *e;
+
+	talk_upto(h, seq);
+	e = push(h);
+	*e = (entry){ .talk = 0, .no = seq + 1, .seat = a->seat,
+	              .created = created };
+	describe_action(before, after, a, &h->w->game, h->seat, e->text,
+	                sizeof e->text);
+	return 0;
+}
+
+static const char *hist_row(void *ctx, int key, int i)
+{
+	history *h = ctx;
+	const entry *e;
+	char ago[SINCE_MAX];
+
+	if (i < 0 || i >= h->n)
+		return NULL;
+	e = &h->e[(h->first + i) % HISTORY_ROWS];
+	switch (key) {
+	case K_hist_class:
+		return !e->talk ? "move" : e->seat == h->seat ? "talk mine"
+		       : "talk";
+	case K_hist_link:
+		if (e->talk)
+			return "talk";
+		snprintf(h->no, sizeof h->no, "%d", e->no);
+		return h->no;
+	case K_hist_who:
+		return e->talk ? describe_seat(&h->w->game, e->seat, h->who,
+		                               sizeof h->who) : "";
+	case K_hist_text:
+		return e->text;
+	case K_hist_url:
+		snprintf(h->url, sizeof h->url, "%sg/%s?at=%d",
+		         h->w->cf->prefix, h->w->game.id, e->no);
+		return h->url;
+	case K_hist_when:
+		snprintf(h->when, sizeof h->when, "%s ago", since_words(
+		         store_now() - e->created, ago, sizeof ago));
+		return h->when;
+	case K_hist_iso:
+		return since_iso(e->created, h->iso, sizeof h->iso);
+	default:
+		return NULL;
+	}
+}
+
+/* Reads the talk and replays the game into h. */
+static web_err gather(web *w, history *h)
+{
+	store_error err;
+
+	if (store_chat_list(w->st, w->game.id, -1, keep_talk, h, &err)
+	    != STORE_OK ||
+	    store_walk(w->st, &w->game, -1, keep_move, h, NULL, &err)
+	    != STORE_OK)
+		return web_store_err(w, __func__, &err);
+	talk_upto(h, -1);
+	return WEB_OK;
+}
+
+web_err page_history(web *w)
+{
+	static history h;
+	static char table[WEB_URL_MAX], record[WEB_URL_MAX], start[WEB_URL_MAX];
+	char you[48], cut[128];
+	web_err e;
+	vals v;
+	tmpl_data d;
+	int seat;
+
+	/* guard */
+	if ((e = seat_guard(w, &seat)))
+		return e;
+	/* inputs: the game, replayed */
+	h.w = w;
+	h.seat = seat;
+	h.talk_first = h.talk_n = h.talk_next = 0;
+	h.first = h.n = h.dropped = 0;
+	if ((e = gather(w, &h)))
+		return e;
+	/* render */
+	snprintf(table, sizeof table, "%sg/%s", w->cf->prefix, w->game.id);
+	snprintf(record, sizeof record, "%sg/%s/record", w->cf->prefix,
+	         w->game.id);
+	snprintf(start, sizeof start, "%sg/%s?at=0", w->cf->prefix,
+	         w->game.id);
+	snprintf(cut, sizeof cut, "The %d earliest entries are not shown "
+	         "here (the game record has every move).", h.dropped);
+	vals_init(&v);
+	vals_set(&v, K_table_url, table);
+	vals_set(&v, K_record_url, record);
+	vals_set(&v, K_start_url, start);
+	vals_set(&v, K_you_name, describe_seat(&w->game, seat, you, sizeof you));
+	vals_int(&v, K_you_seat, seat);
+	vals_int(&v, K_hist_moves, w->game.seq);
+	vals_show(&v, K_hist_cut, h.dropped > 0);
+	vals_set(&v, K_hist_cut_text, cut);
+	vals_show(&v, K_has_hist, h.n > 0);
+	vals_rows(&v, K_hist, h.n);
+	v.row = hist_row;
+	v.ctx = &h;
+	d = vals_data(&v);
+	return resp_page(w, 200, "History", TPL_HISTORY, &d);
+}

@@ -1,0 +1,86 @@
+/*
+ * page_nudge.c - POST PREFIX g/ID/nudge: the cookie's seat asks the seat
+ * to move to hurry, by email (compose_nudge), at most once a day
+ * (STORE_NUDGE_EVERY, counted by the store per nudging seat).
+ *
+ * Guard: the seat's cookie and its CSRF token; the form's seq must be
+ * the game's (else the turn may have passed: ?m=stale, nothing sent).
+ * Then a 303 back to the table with a notice: nudged, nudge_again (a
+ * nudge less than a day ago), nudge_none (the seat to move gets no
+ * email).  Nudging on one's own turn, or once the game is over, is a 409.
+ */
+#include <limits.h>
+#include <stdio.h>
+
+#include "compose.h"
+#include "web.h"
+
+/* A 303 to the table with notice m. */
+static web_err back_to(web *w, const char *m)
+{
+	char to[STORE_ID_LEN + 32];
+
+	snprintf(to, sizeof to, "g/%s?m=%s", w->game.id, m);
+	return resp_redirect(w, to);
+}
+
+static web_err refuse(web *w, const char *why)
+{
+	snprintf(w->why, sizeof w->why, "%s", why);
+	return WEB_ILLEGAL;
+}
+
+/* Composes the nudge and hands it to the store. */
+static web_err send(web *w, int seat, int seq)
+{
+	static store_mail m;
+	compose_ctx c = { w->st, &w->keys, w->cf->base_url };
+	store_error err;
+	int n = compose_nudge(&c, &w->game, seat, &m);
+
+	if (n < 0) {
+		web_log(w, __func__, "game %s: the nudge could not be composed",
+		        w->game.id);
+		return WEB_INTERNAL;
+	}
+	if (n == 0)
+		return back_to(w, "nudge_none");
+	switch (store_nudge(w->st, w->game.id, seq, seat, &m, &err)) {
+	case STORE_OK:
+		return back_to(w, "nudged");
+	case STORE_LIMITED:
+		return back_to(w, "nudge_again");
+	case STORE_CONFLICT:
+		return back_to(w, "stale");
+	case STORE_INVALID:
+		return refuse(w, err.why);
+	default:
+		return web_store_err(w, __func__, &err);
+	}
+}
+
+web_err page_nudge(web *w)
+{
+	int64_t seq;
+	web_err e;
+	int seat;
+
+	/* guard */
+	if ((e = seat_form_guard(w, "", &seat)))
+		return e;
+	/* inputs */
+	if (form_get_int(&w->rq.body, "seq", 0, INT_MAX, &seq)) {
+		snprintf(w->why, sizeof w->why, "The form did not say which "
+		         "state it was sent from.");
+		return WEB_BAD_REQUEST;
+	}
+	if (seq != w->game.seq)
+		return back_to(w, "stale");
+	if (w->game.state.status != BT_PLAYING)
+		return refuse(w, "The game is over: there is nobody to nudge.");
+	if (w->game.state.turn == seat)
+		return refuse(w, "It is your own turn: there is nobody to "
+		              "nudge.");
+	/* do it */
+	return send(w, seat, (int)seq);
+}

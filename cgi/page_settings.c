@@ -1,0 +1,136 @@
+/*
+ * page_settings.c - GET, POST PREFIX g/ID/settings: how the cookie's seat
+ * wants its email (every move, only its turn, a daily digest, none), the
+ * address it goes to (this seat's own, no other), and the seat's Atom
+ * feed address.
+ *
+ * POST: the seat comes from the cookie, the form must carry its CSRF
+ * token; field notify = every | turn | digest | none.  Then a 303 back
+ * here with ?m=saved (so a reload does not post again).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "describe.h"
+#include "vals.h"
+#include "web.h"
+
+/* The choices, in the order shown. */
+static const struct {
+	store_notify n;
+	const char *text, *help;
+} choices[] = {
+	{ STORE_NOTIFY_EVERY, "Every move",
+	  "An email for every move of the other players, and when it is "
+	  "your turn." },
+	{ STORE_NOTIFY_TURN, "Only my turn",
+	  "An email when it is your turn, and one when the game ends." },
+	{ STORE_NOTIFY_DIGEST, "Daily digest",
+	  "At most one email a day, with what happened since the last." },
+	{ STORE_NOTIFY_NONE, "None",
+	  "No email about this game; follow it here or in the feed." },
+};
+
+enum { NCHOICES = sizeof choices / sizeof choices[0] };
+
+typedef struct settings_ctx {
+	store_notify now;
+} settings_ctx;
+
+static const char *settings_row(void *ctx, int key, int i)
+{
+	const settings_ctx *c = ctx;
+
+	if (i < 0 || i >= NCHOICES)
+		return NULL;
+	switch (key) {
+	case K_notify_value: return store_notify_name(choices[i].n);
+	case K_notify_text: return choices[i].text;
+	case K_notify_help: return choices[i].help;
+	case K_notify_sel: return choices[i].n == c->now ? " checked" : "";
+	default: return NULL;
+	}
+}
+
+/* The form: what the seat has now, where mail goes, the feed. */
+static web_err show(web *w, int seat)
+{
+	const store_seat *me = &w->game.seats[seat - 1];
+	char csrf[CSRF_TEXT_SIZE], feed[WEB_URL_MAX], self[WEB_URL_MAX];
+	char table[WEB_URL_MAX], name[48];
+	settings_ctx c = { me->notify };
+	vals v;
+	tmpl_data d;
+
+	if (csrf_make(&w->keys, w->game.id, seat, me->token_gen, csrf,
+	              sizeof csrf) != TOKEN_OK) {
+		web_log(w, __func__, "csrf_make failed for game %s",
+		        w->game.id);
+		return WEB_INTERNAL;
+	}
+	if (seat_link_url(w, TOKEN_FEED, seat, 1, feed, sizeof feed))
+		return WEB_INTERNAL;
+	snprintf(self, sizeof self, "%sg/%s/settings", w->cf->prefix,
+	         w->game.id);
+	snprintf(table, sizeof table, "%sg/%s", w->cf->prefix, w->game.id);
+	vals_init(&v);
+	if (form_get(&w->rq.query, "m") &&
+	    strcmp(form_get(&w->rq.query, "m"), "saved") == 0) {
+		vals_show(&v, K_has_notice, 1);
+		vals_set(&v, K_notice, "Saved.");
+		vals_set(&v, K_notice_class, "");
+	}
+	vals_set(&v, K_settings_url, self);
+	vals_set(&v, K_table_url, table);
+	vals_set(&v, K_csrf, csrf);
+	vals_set(&v, K_you_name, describe_seat(&w->game, seat, name,
+	                                       sizeof name));
+	vals_int(&v, K_you_seat, seat);
+	vals_show(&v, K_has_email, me->email[0] != '\0');
+	vals_set(&v, K_settings_email, me->email);
+	vals_set(&v, K_settings_feed, feed);
+	vals_rows(&v, K_notify_opt, NCHOICES);
+	v.row = settings_row;
+	v.ctx = &c;
+	d = vals_data(&v);
+	return resp_page(w, 200, "Settings", TPL_SETTINGS, &d);
+}
+
+/* Stores the posted choice; 303 back to the form. */
+static web_err save(web *w, int seat)
+{
+	const char *n = form_get(&w->rq.body, "notify");
+	char to[STORE_ID_LEN + 32];
+	store_notify notify;
+	store_error err;
+
+	if (csrf_check(&w->keys, w->game.id, seat,
+	               w->game.seats[seat - 1].token_gen,
+	               form_get(&w->rq.body, "csrf")) != TOKEN_OK)
+		return WEB_BAD_FORM;
+	if (!n || store_notify_parse(n, &notify) < 0) {
+		snprintf(w->why, sizeof w->why, "The form did not choose "
+		         "every, turn, digest or none.");
+		return WEB_BAD_REQUEST;
+	}
+	if (store_set_notify(w->st, w->game.id, seat, notify, &err) !=
+	    STORE_OK)
+		return web_store_err(w, __func__, &err);
+	snprintf(to, sizeof to, "g/%s/settings?m=saved", w->game.id);
+	return resp_redirect(w, to);
+}
+
+web_err page_settings(web *w)
+{
+	static char back[STORE_ID_LEN + 16];
+	web_err e;
+	int seat;
+
+	/* guard */
+	if ((e = seat_guard(w, &seat)))
+		return e;
+	snprintf(back, sizeof back, "g/%s/settings", w->game.id);
+	w->back = back;
+	/* inputs, render */
+	return w->rq.method == M_POST ? save(w, seat) : show(w, seat);
+}

@@ -1,0 +1,102 @@
+/*
+ * table_talk.c - the table talk panel of a seat's table: the latest
+ * messages, oldest first (a conversation reads down), every byte of them
+ * escaped by the template, and the form that says one more (page_say.c).
+ * The history page shows all of them, in their place among the moves.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "describe.h"
+#include "since.h"
+#include "table.h"
+
+/* The messages of one render: the last TABLE_TALK_SHOWN in a ring. */
+typedef struct talk_ctx {
+	web *w;
+	int seat;
+	int total;              /* messages the game has */
+	int first;              /* the oldest kept, in the ring */
+	int n;
+	store_chat c[TABLE_TALK_SHOWN];
+	char who[48], when[SINCE_MAX + 8], iso[SINCE_ISO_MAX];
+} talk_ctx;
+
+static int keep(void *ctx, const store_chat *c)
+{
+	talk_ctx *t = ctx;
+
+	t->total++;
+	if (t->n < TABLE_TALK_SHOWN) {
+		t->c[t->n++] = *c;
+	} else {
+		t->c[t->first] = *c;
+		t->first = (t->first + 1) % TABLE_TALK_SHOWN;
+	}
+	return 0;
+}
+
+static const char *talk_row(void *ctx, int key, int i)
+{
+	talk_ctx *t = ctx;
+	const store_chat *c;
+	char ago[SINCE_MAX];
+
+	if (i < 0 || i >= t->n)
+		return NULL;
+	c = &t->c[(t->first + i) % TABLE_TALK_SHOWN];
+	switch (key) {
+	case K_chat_who:
+		return describe_seat(&t->w->game, c->seat, t->who,
+		                     sizeof t->who);
+	case K_chat_when:
+		snprintf(t->when, sizeof t->when, "%s ago", since_words(
+		         store_now() - c->created, ago, sizeof ago));
+		return t->when;
+	case K_chat_iso:
+		return since_iso(c->created, t->iso, sizeof t->iso);
+	case K_chat_text:
+		return c->text;
+	case K_chat_class:
+		return c->seat == t->seat ? "mine" : "";
+	default:
+		return NULL;
+	}
+}
+
+web_err table_talk(web *w, const table_view *tv, const forms *f, vals *v)
+{
+	static talk_ctx t;
+	char url[WEB_URL_MAX];
+	store_error err;
+	tmpl_data d;
+	tmpl_rc rc;
+	vals pv;
+
+	if (!TABLE_LIVE(tv))
+		return WEB_OK;
+	t.w = w;
+	t.seat = tv->seat;
+	t.total = t.first = t.n = 0;
+	if (store_chat_list(w->st, w->game.id, -1, keep, &t, &err) != STORE_OK)
+		return web_store_err(w, __func__, &err);
+	snprintf(url, sizeof url, "%sg/%s/say", w->cf->prefix, w->game.id);
+	vals_init(&pv);
+	vals_set(&pv, K_say_url, url);
+	vals_set(&pv, K_csrf, f->csrf);
+	vals_set(&pv, K_seq, f->seq);
+	vals_int(&pv, K_chat_max, STORE_CHAT_MAX);
+	vals_rows(&pv, K_chat, t.n);
+	vals_show(&pv, K_has_chat, t.n > 0);
+	vals_show(&pv, K_chat_shown, t.total > t.n);
+	pv.row = talk_row;
+	pv.ctx = &t;
+	d = vals_data(&pv);
+	out_reset(&w->frag[3]);
+	if ((rc = tmpl_render(w->tpl[TPL_TALK], &w->frag[3], &d)) != TMPL_OK) {
+		web_log(w, __func__, "talk.html: %s", tmpl_rc_text(rc));
+		return WEB_INTERNAL;
+	}
+	vals_set(v, K_talk, out_str(&w->frag[3]));
+	return WEB_OK;
+}

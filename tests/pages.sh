@@ -1,0 +1,565 @@
+#!/usr/bin/env bash
+# pages.sh - the pages beside the table, for real: nginx and
+# buffertime.fcgi on loopback (scripts/web), driven with curl.
+#
+#   settings      g/ID/settings: shows the seat's own address only and its
+#                 feed; a change with the form's CSRF token is stored (read
+#                 back with sqlite3); no token, another seat's token, a bad
+#                 value or no cookie change nothing.
+#   unsubscribe   the List-Unsubscribe URL of a delivered email (buffertime
+#                 mailer --once into a folder): GET shows one button and
+#                 changes nothing; a one-click POST with no cookie sets
+#                 notify none; a bad, another seat's, another kind's or a
+#                 revoked seat's key is a 403.
+#   my games      one browser (a curl cookie jar) with seats in four games:
+#                 those waiting on it first, the finished one last; another
+#                 browser sees none; forged and revoked cookies are skipped;
+#                 a cookie of the old Path (g/ID) still opens its table, and
+#                 a fresh link replaces it.
+#   feed          g/ID/feed: valid Atom (tests/atomcheck.py, which must
+#                 also refuse broken copies), stable ids, newest first, at
+#                 most 50 entries, each seat's hidden information hidden
+#                 from the others (the rigged game's Sensor Sweep and Hand
+#                 Off), a name <b>&" and table talk escaped, bad keys 403.
+#
+# Environment (set by "make check"): BUFFERTIME, BUFFERTIME_FCGI, SRCDIR,
+# TESTDATA.  Skips (77) without nginx, curl, python3 or sqlite3.  Prints
+# one line per failure and last "N passed, M failed".
+set -u
+
+: "${BUFFERTIME:?set BUFFERTIME to the buffertime tool}"
+: "${BUFFERTIME_FCGI:?set BUFFERTIME_FCGI to buffertime.fcgi}"
+: "${SRCDIR:?set SRCDIR to the source tree}"
+: "${TESTDATA:?set TESTDATA to the tests/data folder}"
+unset BUFFERTIME_DB BUFFERTIME_NOW
+
+# shellcheck source=tests/testlib.sh
+. "$(dirname "$0")/testlib.sh"
+# shellcheck source=tests/weblib.sh
+. "$(dirname "$0")/weblib.sh"
+web_test_start pages nginx curl python3 sqlite3
+seed=1
+atomcheck=$SRCDIR/tests/atomcheck.py
+
+# ---- helpers ------------------------------------------------------------------
+
+# create FIRST NAME:EMAIL...: a game made with the home page's form (NAME
+# and EMAIL urlencoded; EMAIL may be empty); sets $game and links[1..N].
+create() {
+	local first=$1 i=1 body n=$(($# - 1)) spec
+	shift
+	body="players=$n&first=$first"
+	for spec in "$@"; do
+		body="$body&name$i=${spec%%:*}&email$i=${spec#*:}&minutes$i=$((i * 10))"
+		i=$((i + 1))
+	done
+	req "" POST "${base}new" "$body"
+	expect_code "create a $n-player game" 200 || return 1
+	mapfile -t links < <(grep -o "${base}g/[A-Za-z0-9_-]\\{22\\}?t=[A-Za-z0-9_-]*" \
+		"$tmp/b" | awk '!seen[$0]++')
+	if [ "${#links[@]}" -ne "$n" ]; then
+		not_ok "the created page shows ${#links[@]} seat links, want $n"
+		return 1
+	fi
+	links=("" "${links[@]}")
+	game=${links[1]#"${base}g/"}
+	game=${game%%\?*}
+}
+
+# open_link JAR LINK: a browser opens a seat link: 303 to its table.
+open_link() {
+	req "$1" GET "$2"
+	expect_code "open ${2%%\?*}" 303
+}
+
+# admin_link GAME SEAT: the seat's current link, from the admin tool.
+admin_link() {
+	timeout 30 "$BUFFERTIME" admin --db "$db" link "$1" "$2" \
+		--key-file "$run/data/server.key" --base-url "$base" 2>/dev/null
+}
+
+# notify GAME SEAT: the seat's email setting, from the database itself.
+notify() {
+	sqlite3 "file:$db?mode=ro" \
+		"SELECT notify FROM seats WHERE game = '$1' AND seat = $2" 2>/dev/null
+}
+
+# field NAME: the value of the first input NAME of the page in $tmp/b.
+field() {
+	grep -o "name=\"$1\" value=\"[^\"]*\"" "$tmp/b" | head -n 1 |
+		sed 's/.*value="//; s/"$//'
+}
+
+# feed_url JAR GAME: the seat's feed address, as its settings page shows.
+feed_url() {
+	req "$1" GET "${base}g/$2/settings"
+	grep -o "${base}g/$2/feed?s=[0-9]&amp;k=[A-Za-z0-9_-]*" "$tmp/b" |
+		head -n 1 | sed 's/&amp;/\&/'
+}
+
+# atom NAME: the page in $tmp/b is a valid Atom feed.
+atom() {
+	if python3 "$atomcheck" "$tmp/b" >"$tmp/atom.out" 2>&1; then
+		ok
+	else
+		not_ok "$1: atomcheck: $(head -c 600 "$tmp/atom.out")"
+	fi
+}
+
+# act JAR GAME WANT: posts the move form of WANT from the table page.
+act() {
+	page_url=${base}g/$2
+	req "$1" GET "$page_url"
+	if ! form pick "$3"; then
+		not_ok "no form '$3' on the table of $2"
+		return 1
+	fi
+	req "$1" POST "$form_url" "$form_body"
+	expect_code "move '$3' in $2" 303
+}
+
+# say JAR GAME TEXT: table talk through the table's form (TEXT: no spaces).
+say() {
+	page_url=${base}g/$2
+	req "$1" GET "$page_url"
+	if ! form pick "text=$3" '/say$'; then
+		not_ok "no talk form on the table of $2"
+		return 1
+	fi
+	req "$1" POST "$form_url" "$form_body"
+	expect_code "say '$3' in $2" 303
+	case $loc in *m=slow*) not_ok "say '$3' in $2: too fast for the store" ;; esac
+}
+
+# entries: how many entries the feed in $tmp/b has.
+entries() {
+	grep -c '<entry>' "$tmp/b"
+}
+
+run=$tmp/run
+up "$run"
+base=$url
+origin=$(origin_of "$base")
+db=$run/data/buffertime.db
+maildir=$tmp/mail
+mkdir -p "$maildir"
+
+# ============================================================================
+# settings
+# ============================================================================
+create 1 'Ann:ann%40example.org' '%3Cb%3E%26%22:bea%40example.org' \
+	'Cyd:cyd%40example.org' || finish
+ga=$game
+ga_links=("${links[@]}")
+for s in 1 2 3; do
+	: >"$tmp/a$s"
+	open_link "$tmp/a$s" "${links[$s]}"
+done
+
+req "$tmp/a1" GET "${base}g/$ga/settings"
+expect_code "settings page" 200
+check "settings: the seat's own address" grep -q 'ann@example.org' "$tmp/b"
+check "settings: no other seat's address" \
+	[ -z "$(grep -e 'bea@example.org' -e 'cyd@example.org' "$tmp/b")" ]
+check "settings: 'only my turn' is the default" \
+	grep -Eq 'value="turn" checked' "$tmp/b"
+check "settings: the feed address" \
+	grep -q "${base}g/$ga/feed?s=1&amp;k=" "$tmp/b"
+check "settings: the name is escaped" [ -z "$(grep '<b>' "$tmp/b")" ]
+csrf1=$(field csrf)
+check "settings: a CSRF token" [ -n "$csrf1" ]
+req "$tmp/a2" GET "${base}g/$ga/settings"
+csrf2=$(field csrf)
+check "settings of seat 2: its own address" grep -q 'bea@example.org' "$tmp/b"
+check "settings of seat 2: its name escaped" grep -q '&lt;b&gt;&amp;&quot;' "$tmp/b"
+
+req "" GET "${base}g/$ga/settings"
+expect_code "settings without a cookie" 403
+req "" POST "${base}g/$ga/settings" "csrf=$csrf1&notify=none"
+expect_code "settings POST without a cookie" 403
+req "$tmp/a1" POST "${base}g/$ga/settings" "notify=none"
+expect_code "settings POST without a CSRF token" 403
+req "$tmp/a1" POST "${base}g/$ga/settings" "csrf=$csrf2&notify=none"
+expect_code "settings POST with another seat's CSRF token" 403
+req "$tmp/a1" POST "${base}g/$ga/settings" "csrf=$csrf1&notify=loud"
+expect_code "settings POST with a bad choice" 400
+check "refused settings changed nothing" [ "$(notify "$ga" 1)" = turn ]
+
+# through the page's own form: every choice, stored
+page_url=${base}g/$ga/settings
+for choice in digest every none turn; do
+	req "$tmp/a1" GET "$page_url"
+	if form pick "notify=$choice" '/settings$'; then
+		req "$tmp/a1" POST "$form_url" "$form_body"
+		expect_code "settings: choose $choice" 303
+		case $loc in
+		*"g/$ga/settings?m=saved") ok ;;
+		*) not_ok "settings: after saving, Location '$loc'" ;;
+		esac
+		check "settings: $choice stored ($(notify "$ga" 1))" \
+			[ "$(notify "$ga" 1)" = "$choice" ]
+		req "$tmp/a1" GET "$origin$loc"
+		check "settings: $choice shown as chosen" \
+			grep -Eq "value=\"$choice\" checked" "$tmp/b"
+	else
+		not_ok "settings: no form to choose $choice"
+	fi
+done
+check "seat 2's setting untouched" [ "$(notify "$ga" 2)" = turn ]
+req "$tmp/a1" GET "${base}g/$ga/settings?m=saved"
+check "settings: 'Saved' after a change" grep -q 'Saved' "$tmp/b"
+
+# ============================================================================
+# unsubscribe
+# ============================================================================
+if ! timeout 60 "$BUFFERTIME" mailer --config "$run/buffertime.conf" \
+	--mail-dir "$maildir" --once >"$tmp/mailer.out" 2>&1; then
+	not_ok "mailer --once: $(head -c 500 "$tmp/mailer.out")"
+fi
+# unsub_of ADDRESS: the List-Unsubscribe URL of a message to ADDRESS.
+unsub_of() {
+	local f
+	f=$(grep -l "^To:.*$1" "$maildir"/*.eml 2>/dev/null | head -n 1)
+	[ -n "$f" ] || return 0
+	sed -n '/^\r\{0,1\}$/q; s/^List-Unsubscribe: *<\([^>]*\)>.*/\1/Ip' "$f" |
+		head -n 1
+}
+u3=$(unsub_of cyd@example.org)
+u2=$(unsub_of bea@example.org)
+case $u3 in
+"${base}g/$ga/unsubscribe?s=3&k="?*) ok ;;
+*) not_ok "no email to seat 3 with its List-Unsubscribe URL ('$u3')"; u3='' ;;
+esac
+m3=$(grep -l '^To:.*cyd@example.org' "$maildir"/*.eml 2>/dev/null | head -n 1)
+check "List-Unsubscribe-Post: List-Unsubscribe=One-Click" \
+	grep -qi '^List-Unsubscribe-Post: *List-Unsubscribe=One-Click' "${m3:-/dev/null}"
+
+if [ -n "$u3" ]; then
+	req "" GET "$u3"
+	expect_code "unsubscribe page (GET, no cookie)" 200
+	check "unsubscribe page: one button" \
+		[ "$(grep -c '<button' "$tmp/b")" = 1 ]
+	check "unsubscribe page: the button's words" \
+		grep -qi 'stop all email for this game' "$tmp/b"
+	action=$(printf '%s' "${u3#"$origin"}" | sed 's/&/\&amp;/g')
+	check "unsubscribe page: a POST form to the same URL" \
+		grep -qF "<form method=\"post\" action=\"$action\">" "$tmp/b"
+	check "unsubscribe GET changed nothing" [ "$(notify "$ga" 3)" = turn ]
+	curl -s -I --max-time 10 -o /dev/null "$u3"
+	check "unsubscribe HEAD changed nothing" [ "$(notify "$ga" 3)" = turn ]
+
+	k=${u3##*k=}
+	last=${k: -1}
+	[ "$last" = A ] && other=B || other=A
+	req "" GET "${u3%?}$other"
+	expect_code "unsubscribe with a forged key" 403
+	req "" POST "${u3%?}$other" "List-Unsubscribe=One-Click"
+	expect_code "one-click POST with a forged key" 403
+	req "" GET "${u3/s=3/s=2}"
+	expect_code "unsubscribe: seat 3's key for seat 2" 403
+	req "" GET "${u3%%&k=*}"
+	expect_code "unsubscribe without a key" 403
+	check "refused unsubscribes changed nothing" [ "$(notify "$ga" 3)" = turn ]
+
+	# RFC 8058: the mail program posts, with no cookie and no token, as
+	# multipart/form-data (it SHOULD) or urlencoded (it MAY)
+	code=$(curl -s --max-time 15 -o "$tmp/b" -w '%{http_code}' \
+		-F 'List-Unsubscribe=One-Click' "$u3" 2>/dev/null) || code=000
+	expect_code "one-click unsubscribe (multipart POST, no cookie)" 200
+	check "one-click unsubscribe: notify none ($(notify "$ga" 3))" \
+		[ "$(notify "$ga" 3)" = none ]
+	check "one-click unsubscribe: says so" grep -qi 'no more email' "$tmp/b"
+	req "" POST "$u3" "List-Unsubscribe=One-Click"
+	expect_code "one-click unsubscribe again" 200
+
+	# A feed key is no unsubscribe key.
+	f3=$(feed_url "$tmp/a3" "$ga")
+	req "" POST "${u3%%&k=*}&k=${f3##*k=}" "List-Unsubscribe=One-Click"
+	expect_code "unsubscribe with seat 3's feed key" 403
+fi
+if [ -n "$u2" ]; then
+	# The page's own button, as a person would press it.
+	req "" GET "$u2"
+	page_url=$u2
+	if form pick "List-Unsubscribe=One-Click" 'unsubscribe'; then
+		req "" POST "$form_url" "$form_body"
+		expect_code "the unsubscribe button" 200
+		check "the unsubscribe button: notify none" [ "$(notify "$ga" 2)" = none ]
+	else
+		not_ok "no form on the unsubscribe page"
+	fi
+	req "" GET "$u2"
+	check "unsubscribe page of a seat with no email: says so" \
+		grep -qi 'off already' "$tmp/b"
+else
+	not_ok "no email to seat 2 with a List-Unsubscribe URL"
+fi
+check "seat 1's setting untouched by unsubscribes" [ "$(notify "$ga" 1)" = turn ]
+
+# ============================================================================
+# the feed
+# ============================================================================
+f1=$(feed_url "$tmp/a1" "$ga")
+check "the feed address of seat 1 ($f1)" [ -n "$f1" ]
+# a move by each of the first two seats, and table talk with markup
+# (work if the cards allow it, else log: the seed is random)
+for j in "$tmp/a1" "$tmp/a2"; do
+	page_url=${base}g/$ga
+	req "$j" GET "$page_url"
+	if form pick action=work; then act "$j" "$ga" action=work; else act "$j" "$ga" action=log; fi
+done
+say "$tmp/a3" "$ga" '<i>hi</i>&"q"'
+req "" GET "$f1"
+expect_code "feed of seat 1" 200
+check "feed: Content-Type application/atom+xml" \
+	grep -qi '^content-type: application/atom+xml' "$tmp/h"
+atom "feed of a new game"
+check "feed: 3 entries (two moves, one message), got $(entries)" [ "$(entries)" = 3 ]
+check "feed: the name <b>&\" escaped" grep -q '&lt;b&gt;&amp;&quot;' "$tmp/b"
+check "feed: no raw <b>" [ -z "$(grep -e '<b>' -e '<i>' "$tmp/b")" ]
+check "feed: table talk escaped" grep -q '&lt;i&gt;hi&lt;/i&gt;&amp;&quot;q&quot;' "$tmp/b"
+check "feed: no email address" [ -z "$(grep '@example.org' "$tmp/b")" ]
+check "feed: the message is the newest entry" \
+	[ "$(awk '/<entry>/{n++} n==1 && /<content/' "$tmp/b" | grep -c 'hi&lt;')" = 1 ]
+self=$(printf '%s' "$f1" | sed 's/&/\&amp;/g')
+check "feed: self link" \
+	grep -qF "<link rel=\"self\" type=\"application/atom+xml\" href=\"$self\"/>" "$tmp/b"
+check "feed: alternate link to the table" \
+	grep -qF "<link rel=\"alternate\" type=\"text/html\" href=\"${base}g/$ga\"/>" "$tmp/b"
+cp "$tmp/b" "$tmp/feed1.xml"
+grep -o '<id>[^<]*</id>' "$tmp/b" >"$tmp/ids1"
+req "" GET "$f1"
+grep -o '<id>[^<]*</id>' "$tmp/b" >"$tmp/ids2"
+check "feed: ids stable from one fetch to the next" cmp -s "$tmp/ids1" "$tmp/ids2"
+check "feed: ids all different" \
+	[ "$(sort -u "$tmp/ids1" | wc -l)" = "$(wc -l <"$tmp/ids1")" ]
+f2=$(feed_url "$tmp/a2" "$ga")
+req "" GET "$f2"
+expect_code "feed of seat 2" 200
+atom "feed of seat 2"
+check "feed: another seat's feed has another id" \
+	[ "$(grep -o '<id>[^<]*</id>' "$tmp/b" | head -n 1)" != "$(head -n 1 "$tmp/ids1")" ]
+
+# atomcheck refuses broken feeds (so its "ok" means something)
+broken() {
+	sed "$2" "$tmp/feed1.xml" >"$tmp/broken.xml"
+	if python3 "$atomcheck" "$tmp/broken.xml" >/dev/null 2>&1; then
+		not_ok "atomcheck takes a feed $1"
+	else
+		ok
+	fi
+}
+broken "without its id" '0,/<id>[^<]*<\/id>/s///'
+broken "with a bad date" '0,/<updated>[^<]*</s//<updated>2024-13-01T00:00:00Z</'
+broken "with a lower-case t in a date" '0,/<updated>\([0-9-]*\)T/s//<updated>\1t/'
+broken "with a relative id" '0,/<id>urn:[^<]*</s//<id>g\/x</'
+broken "in another namespace" 's|http://www.w3.org/2005/Atom|http://purl.org/atom/ns#|'
+broken "with two titles" '0,/<title/s//<title>x<\/title><title/'
+broken "with a link without href" '0,/ href="[^"]*"/s///'
+broken "not well-formed" 's/&amp;/\&/'
+broken "without any author" '/<author>/d'
+
+# bad keys
+k=${f1##*k=}
+last=${k: -1}
+[ "$last" = A ] && other=B || other=A
+req "" GET "${f1%?}$other"
+expect_code "feed with a forged key" 403
+req "" GET "${f1/s=1/s=2}"
+expect_code "feed: seat 1's key for seat 2" 403
+req "" GET "${f1%%&k=*}"
+expect_code "feed without a key" 403
+req "" GET "${f1/s=1/s=9}"
+expect_code "feed of seat 9" 403
+[ -n "$u3" ] && {
+	req "" GET "${f1%%\?*}?s=3&k=${u3##*k=}"
+	expect_code "feed with seat 3's unsubscribe key" 403
+}
+
+# ---- the rigged game: what each seat may know ----------------------------------
+rig=$TESTDATA/web-rigged.rec
+gr=$(timeout 30 "$BUFFERTIME" admin --db "$db" import "$rig" 2>"$tmp/err")
+check "import the rigged game: $(head -c 200 "$tmp/err")" [ -n "$gr" ]
+for s in 1 2 3; do
+	: >"$tmp/r$s"
+	open_link "$tmp/r$s" "$(admin_link "$gr" "$s")"
+	fr[s]=$(feed_url "$tmp/r$s" "$gr")
+	req "" GET "${fr[s]}"
+	expect_code "rigged game: feed of seat $s" 200
+	atom "rigged game: feed of seat $s"
+	cp "$tmp/b" "$tmp/rig$s.xml"
+done
+nact=$(grep -c '^[1-6] ' "$rig")
+check "rigged game: one entry per action ($nact), got $(grep -c '<entry>' "$tmp/rig1.xml")" \
+	[ "$(grep -c '<entry>' "$tmp/rig1.xml")" = "$nact" ]
+check "rigged game: seat 1 sees the order it chose" grep -q 'you chose, top first' "$tmp/rig1.xml"
+for s in 2 3; do
+	check "rigged game: seat $s does not see seat 1's sweep order" \
+		[ -z "$(grep 'you chose' "$tmp/rig$s.xml")" ]
+	check "rigged game: seat $s sees that a sweep happened" \
+		grep -q 'Ann played Sensor Sweep' "$tmp/rig$s.xml"
+done
+# Hand Off: P01 (Nap in a Jefferies Tube) from seat 1 to seat 3, never
+# shown to seat 2 (tests/data/describe.exp).
+p01='Nap in a Jefferies Tube'
+for s in 1 3; do
+	check "rigged game: seat $s sees the card handed off" \
+		grep -q "Ann played Hand Off: gave $p01 to Cyd" "$tmp/rig$s.xml"
+done
+check "rigged game: seat 2 sees only that a card was given" \
+	grep -q 'Ann played Hand Off: gave a card to Cyd' "$tmp/rig2.xml"
+check "rigged game: seat 2's feed never names $p01" \
+	[ -z "$(grep -F "$p01" "$tmp/rig2.xml")" ]
+check "rigged game: the game's end in a title" \
+	grep -q '<title type="text">[^<]*the game is lost' "$tmp/rig1.xml"
+# newest first: the first entry links to the latest state (?at=N)
+grep -o 'at=[0-9]*' "$tmp/rig1.xml" | tr -d 'at=' >"$tmp/ats"
+check "rigged game: newest first" \
+	[ "$(head -n 1 "$tmp/ats")" = "$(sort -n "$tmp/ats" | tail -n 1)" ]
+check "rigged game: oldest last" \
+	[ "$(tail -n 1 "$tmp/ats")" = "$(sort -n "$tmp/ats" | head -n 1)" ]
+
+# at most 50 entries, newest first: talk from all three seats (the store
+# lets each say 5 in a minute) takes the rigged game past 50 events.
+for s in 1 2 3; do
+	for i in 1 2 3 4 5; do
+		say "$tmp/r$s" "$gr" "seat${s}-message${i}"
+	done
+done
+req "" GET "${fr[1]}"
+atom "rigged game with talk: feed"
+total=$((nact + 15))
+want=$((total < 50 ? total : 50))
+check "feed bounded: $want entries of $total events, got $(entries)" [ "$(entries)" = "$want" ]
+check "feed: the newest message first" \
+	[ "$(awk '/<entry>/{n++} n==1 && /<content/' "$tmp/b" | grep -c 'seat3-message5')" = 1 ]
+
+# A revoked seat's feed and unsubscribe links die with its seat link.
+timeout 30 "$BUFFERTIME" admin --db "$db" revoke "$gr" 2 >/dev/null 2>&1
+req "" GET "${fr[2]}"
+expect_code "feed of a revoked seat" 403
+if [ -n "$u3" ]; then
+	timeout 30 "$BUFFERTIME" admin --db "$db" revoke "$ga" 3 >/dev/null 2>&1
+	req "" POST "$u3" "List-Unsubscribe=One-Click"
+	expect_code "unsubscribe link of a revoked seat" 403
+fi
+
+# ============================================================================
+# my games
+# ============================================================================
+me=$tmp/me
+: >"$me"
+# game A: seat 1 (Ann); seats 1 and 2 have moved, so Cyd is to move.
+open_link "$me" "${ga_links[1]}"
+# game B: seat 2 of a game seat 1 starts: waiting on others.
+create 1 Dee:  Eve:  Fay: || finish
+gb=$game
+open_link "$me" "${links[2]}"
+# game C: seat 3, and seat 3 goes first: waiting on us.
+create 3 Gil:  Hal:  '%3Cb%3E%26%22:' || finish
+gc=$game
+open_link "$me" "${links[3]}"
+# game D: seat 1 of the rigged game, over (its seat 1 link is current).
+open_link "$me" "$(admin_link "$gr" 1)"
+check "the cookie's Path is the prefix" \
+	[ "$(awk -v g="bt_$gc" '$6 == g { print $3 }' "$me")" = / ]
+
+req "$me" GET "${base}games"
+expect_code "my games" 200
+cp "$tmp/b" "$tmp/games.html"
+# order: the rows' links, in page order
+mapfile -t order < <(grep -o "href=\"/g/[A-Za-z0-9_-]\\{22\\}\"" "$tmp/games.html" |
+	sed 's|.*/g/||; s|"||')
+check "my games: four games (${#order[@]})" [ "${#order[@]}" = 4 ]
+pos() {
+	local i
+	for i in "${!order[@]}"; do
+		[ "${order[$i]}" = "$1" ] && { echo "$i"; return; }
+	done
+	echo 99
+}
+check "my games: game C (waiting on you) first" [ "$(pos "$gc")" = 0 ]
+middle() {
+	local a b
+	a=$(pos "$ga") b=$(pos "$gb")
+	[ "$a" -ge 1 ] && [ "$a" -le 2 ] && [ "$b" -ge 1 ] && [ "$b" -le 2 ]
+}
+check "my games: games waiting on others next" middle
+check "my games: the finished game last" [ "$(pos "$gr")" = 3 ]
+check "my games: 'Your turn, for'" grep -q 'Your turn, for ' "$tmp/games.html"
+check "my games: 'Waiting for Cyd for'" grep -q 'Waiting for Cyd for ' "$tmp/games.html"
+check "my games: 'Waiting for Dee for'" grep -q 'Waiting for Dee for ' "$tmp/games.html"
+check "my games: the players' names" grep -q 'Dee, Eve and Fay' "$tmp/games.html"
+check "my games: a name escaped" grep -q 'Gil, Hal and &lt;b&gt;&amp;&quot;' "$tmp/games.html"
+check "my games: no raw markup from names" [ -z "$(grep '<b>' "$tmp/games.html")" ]
+check "my games: 1 waits on you" grep -q '1 game waits on you' "$tmp/games.html"
+check "my games: the lost game" grep -q 'The crew lost' "$tmp/games.html"
+check "my games: round shown" grep -q 'Round 1' "$tmp/games.html"
+check "my games: no email address" [ -z "$(grep '@example.org' "$tmp/games.html")" ]
+
+# the home page links to it
+req "" GET "$base"
+check "the home page links to my games" grep -q 'href="/games"' "$tmp/b"
+
+# another browser sees none
+req "" GET "${base}games"
+expect_code "my games, another browser" 200
+check "my games, another browser: no game" \
+	[ -z "$(grep -o 'href="/g/' "$tmp/b")" ]
+check "my games, another browser: says so" grep -qi 'no seat' "$tmp/b"
+
+# another game's token under game B's name, and garbage, are skipped
+awk -v b="bt_$gb" -v c="bt_$gc" 'BEGIN { FS = OFS = "\t" }
+	{ line[NR] = $0; if ($6 == c) tok = $7 }
+	END { for (i = 1; i <= NR; i++) { $0 = line[i]; if ($6 == b) $7 = tok; print } }' \
+	"$me" >"$tmp/forged"
+printf '127.0.0.1\tFALSE\t/\tFALSE\t0\tbt_%s\t%s\n' \
+	"AAAAAAAAAAAAAAAAAAAAAA" "garbage" >>"$tmp/forged"
+req "$tmp/forged" GET "${base}games"
+expect_code "my games with forged cookies" 200
+check "my games: a forged cookie is skipped" [ -z "$(grep "/g/$gb\"" "$tmp/b")" ]
+check "my games: the others still listed" grep -q "/g/$gc\"" "$tmp/b"
+
+# a revoked seat drops out
+timeout 30 "$BUFFERTIME" admin --db "$db" revoke "$gb" 2 >/dev/null 2>&1
+req "$me" GET "${base}games"
+check "my games: a revoked seat is not listed" [ -z "$(grep "/g/$gb\"" "$tmp/b")" ]
+check "my games: three left" \
+	[ "$(grep -o "href=\"/g/[A-Za-z0-9_-]\\{22\\}\"" "$tmp/b" | wc -l)" = 3 ]
+
+# An old cookie (Path /g/ID) still opens its table, but does not reach
+# "my games"; a new link replaces it even if it was revoked.
+old=$tmp/old
+: >"$old"
+create 1 Ida: Joe: || finish
+ge=$game
+open_link "$old" "${links[1]}"
+awk -v g="bt_$ge" 'BEGIN { FS = OFS = "\t" } $6 == g { $3 = "/g/" substr(g, 4) } 1' \
+	"$old" >"$old.new" && mv "$old.new" "$old"
+check "the jar holds an old-path cookie" grep -q "/g/$ge	" "$old"
+req "$old" GET "${base}g/$ge"
+expect_code "an old-path cookie opens its table" 200
+req "$old" GET "${base}games"
+check "an old-path cookie does not reach my games" [ -z "$(grep "/g/$ge\"" "$tmp/b")" ]
+timeout 30 "$BUFFERTIME" admin --db "$db" revoke "$ge" 1 >/dev/null 2>&1
+req "$old" GET "${base}g/$ge"
+expect_code "a revoked old-path cookie" 403
+fresh=$(admin_link "$ge" 1)
+req "$old" GET "$fresh"
+expect_code "a new link with a stale old-path cookie: first step" 303
+check "first step: the old-path cookie deleted" \
+	grep -Eqi "^set-cookie: bt_$ge=; Path=/g/$ge; Max-Age=0" "$tmp/h"
+case $loc in
+*"g/$ge?t="*"&c=1") ok ;;
+*) not_ok "first step: Location '$loc'" ;;
+esac
+req "$old" GET "$origin$loc"
+expect_code "a new link: second step" 303
+check "second step: the new cookie, Path /" \
+	grep -Eqi "^set-cookie: bt_$ge=[A-Za-z0-9_-]+; Path=/; " "$tmp/h"
+req "$old" GET "${base}g/$ge"
+expect_code "the table after a new link over an old cookie" 200
+req "$old" GET "${base}games"
+check "my games lists it now" grep -q "/g/$ge\"" "$tmp/b"
+
+finish

@@ -1,0 +1,110 @@
+# shellcheck shell=bash disable=SC2154
+# weblib.sh - what the shell tests of the web stack share, sourced after
+# testlib.sh once they set $tmp and the runs array: starting the servers,
+# one HTTP request at a time with curl, and filling in a page's forms
+# (forms.awk).  Globals: $url (after up), $code, $loc, $tmp/h and $tmp/b
+# (after req), $page_url and $origin (for form), $seed (random choices).
+
+weblib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# web_test_start NAME TOOL...: what a test of the web stack does first:
+# skips (exit 77) if a TOOL is missing, makes the scratch folder $tmp
+# (bt-NAME.XXXXXX), and on exit stops the servers of every run folder in
+# $runs (see up) and removes $tmp.
+web_test_start() {
+	local name=$1 t
+	shift
+	for t in "$@"; do
+		if ! command -v "$t" >/dev/null 2>&1 && [ ! -x "/usr/sbin/$t" ]; then
+			echo "SKIP: $t is not installed (scripts/install-deps installs it)"
+			exit 77
+		fi
+	done
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/bt-$name.XXXXXX") || exit 1
+	runs=()
+	trap web_test_cleanup EXIT
+	trap 'exit 1' HUP INT TERM
+}
+
+web_test_cleanup() {
+	local r
+	for r in "${runs[@]}"; do
+		bash "$SRCDIR/scripts/web" down "$r" >/dev/null 2>&1 ||
+			echo "FAIL: could not stop the servers of $r"
+	done
+	rm -rf "$tmp"
+}
+
+# up RUNDIR [ARGS...]: starts the servers; sets $url.  A failure to start
+# ends the test, with the program's log.
+up() {
+	local r=$1
+	shift
+	runs+=("$r")
+	if ! url=$(bash "$SRCDIR/scripts/web" up "$r" --fcgi "$BUFFERTIME_FCGI" \
+		--templates "$SRCDIR/templates" --www "$SRCDIR/www" --wait 30 "$@" \
+		2>"$tmp/up.err"); then
+		cat "$tmp/up.err"
+		not_ok "scripts/web up $r $*"
+		finish
+	fi
+	ok
+}
+
+# req JAR METHOD URL [BODY]: one request with the cookies of JAR ("" for
+# none; a file, updated).  Sets $code, $loc (Location), and the files
+# $tmp/h (headers) and $tmp/b (body).  Never follows a redirect.
+req() {
+	local jar=$1 method=$2 u=$3 args=()
+	[ -n "$jar" ] && args+=(-b "$jar" -c "$jar")
+	if [ "$method" = POST ]; then
+		args+=(-H 'Content-Type: application/x-www-form-urlencoded'
+			--data-binary "${4-}")
+	fi
+	code=$(curl -s --max-time 15 -X "$method" -D "$tmp/h" -o "$tmp/b" \
+		-w '%{http_code}' "${args[@]}" "$u" 2>/dev/null) || code=000
+	loc=$(sed -n 's/^[Ll]ocation: *\([^[:space:]]*\).*/\1/p' "$tmp/h" | tail -n 1)
+}
+
+# header NAME: the value of response header NAME (the last one).
+header() {
+	sed -n "s/^$1: *//Ip" "$tmp/h" | tr -d '\r' | tail -n 1
+}
+
+# expect_code NAME WANT: checks $code.
+expect_code() {
+	if [ "$code" = "$2" ]; then
+		ok
+		return 0
+	fi
+	not_ok "$1: status $code, want $2"
+	return 1
+}
+
+# resolve URL: an action attribute made absolute against $page_url.
+resolve() {
+	case $1 in
+	http://*|https://*) echo "$1" ;;
+	/*) echo "$origin$1" ;;
+	*) echo "${page_url%/*}/$1" ;;
+	esac
+}
+
+# form MODE WANT [ONLY]: from the page in $tmp/b (fetched from $page_url),
+# the form to send, among those whose action matches the regex ONLY
+# (default: the moves, /act$); sets $form_url and $form_body.  Returns 1
+# if none fits.
+form() {
+	local line
+	line=$(awk -v mode="$1" -v want="$2" -v seed="$seed" -v only="${3-/act\$}" \
+		-f "$weblib_dir/forms.awk" "$tmp/b") || return 1
+	[ -n "$line" ] || return 1
+	form_url=$(resolve "${line%%$'\t'*}")
+	form_body=${line#*$'\t'}
+	seed=$((seed + 1))
+}
+
+# origin_of URL: scheme, host and port of URL.
+origin_of() {
+	echo "$1" | sed 's|^\(https\{0,1\}://[^/]*\).*|\1|'
+}
