@@ -1,0 +1,52 @@
+# etc/install.mk - included by Makefile.am: what a self-hoster needs
+# besides the programs, templates and static files (which Makefile.am and
+# cgi/pages.mk install): example configurations, installed under
+# $(docdir)/examples with this build's folders filled in, and README.md.
+#
+# The .in files name folders as @bindir@, @sbindir@, @sysconfdir@,
+# @localstatedir@, @pkgdatadir@ and @docdir@; they are replaced here, at
+# make time, so that `make prefix=...` and --prefix both hold (the
+# autoconf manual's "Installation Directory Variables").
+
+examplesdir = $(docdir)/examples
+examples_DATA = \
+	etc/buffertime.conf etc/nginx-site.conf \
+	etc/buffertime-fcgi.socket etc/buffertime-fcgi.service \
+	etc/buffertime-mailer.service \
+	etc/buffertime-backup.service
+dist_examples_DATA = etc/buffertime-backup.timer
+dist_doc_DATA = README.md
+
+ETC_IN = $(examples_DATA:=.in)
+EXTRA_DIST += $(ETC_IN)
+CLEANFILES += $(examples_DATA)
+
+# The "[@]" keeps configure from replacing these in the Makefile itself.
+etc_subst = sed \
+	-e 's|@bindir[@]|$(bindir)|g' \
+	-e 's|@sbindir[@]|$(sbindir)|g' \
+	-e 's|@sysconfdir[@]|$(sysconfdir)|g' \
+	-e 's|@localstatedir[@]|$(localstatedir)|g' \
+	-e 's|@pkgdatadir[@]|$(pkgdatadir)|g' \
+	-e 's|@docdir[@]|$(docdir)|g'
+
+# Written to a temporary name first: an interrupted make leaves no half
+# file that looks done.  Refuses a placeholder it does not know.
+etc_make = $(AM_V_GEN)$(MKDIR_P) etc && \
+	$(etc_subst) $(srcdir)/$@.in >$@.tmp && \
+	if grep -n '@[A-Za-z_]*@' $@.tmp; then \
+		echo "$@.in: unknown placeholder" >&2; rm -f $@.tmp; exit 1; \
+	fi && mv $@.tmp $@
+
+etc/buffertime.conf: $(srcdir)/etc/buffertime.conf.in Makefile
+	$(etc_make)
+etc/nginx-site.conf: $(srcdir)/etc/nginx-site.conf.in Makefile
+	$(etc_make)
+etc/buffertime-fcgi.socket: $(srcdir)/etc/buffertime-fcgi.socket.in Makefile
+	$(etc_make)
+etc/buffertime-fcgi.service: $(srcdir)/etc/buffertime-fcgi.service.in Makefile
+	$(etc_make)
+etc/buffertime-mailer.service: $(srcdir)/etc/buffertime-mailer.service.in Makefile
+	$(etc_make)
+etc/buffertime-backup.service: $(srcdir)/etc/buffertime-backup.service.in Makefile
+	$(etc_make)
