@@ -10,14 +10,15 @@ mail_libmail_a_SOURCES = \
 buffertime_SOURCES += cli/mailer.c cli/admin_mail.c
 
 # The words of the emails (owned with mail/compose.c).
-tests_check_compose_SOURCES = tests/check_compose.c tests/rig.c tests/rig.h
+tests_check_compose_SOURCES = tests/check_compose.c tests/rig.c tests/rig.h \
+	tests/fixture.c tests/fixture.h
 tests_check_compose_CFLAGS = $(STORE_TEST_CFLAGS) -I$(top_srcdir)/cgi \
 	-I$(top_srcdir)/mail
 tests_check_compose_LDADD = $(MAIL_LIBS) $(CHECK_LIBS)
 UNIT_TESTS += tests/check_compose
 
 # The message and its delivery: headers, encoding, injection, files.
-tests_check_mail_SOURCES = tests/check_mail.c
+tests_check_mail_SOURCES = tests/check_mail.c tests/fixture.c tests/fixture.h
 tests_check_mail_CFLAGS = $(STORE_TEST_CFLAGS) -I$(top_srcdir)/cgi \
 	-I$(top_srcdir)/mail
 tests_check_mail_LDADD = $(MAIL_LIBS) $(CHECK_LIBS)

@@ -16,6 +16,7 @@
 #include <check.h>
 #include <sodium.h>
 
+#include "fixture.h"
 #include "compose.h"
 #include "describe.h"
 #include "rig.h"
@@ -33,7 +34,7 @@ enum {
 
 static const char BASE[] = "https://bt.example.org/buffer/";
 
-static char dir[64], path[128];
+static char dir[FIXTURE_PATH_MAX], path[FIXTURE_PATH_MAX];
 static store *st;
 static token_keys keys;
 static compose_ctx cc;
@@ -41,55 +42,27 @@ static int64_t last_id;       /* the newest outbox row looked at */
 
 /* ---- the rig ----------------------------------------------------------- */
 
-static void set_now(int64_t t)
-{
-	char v[32];
-
-	snprintf(v, sizeof v, "%lld", (long long)t);
-	ck_assert_int_eq(setenv("BUFFERTIME_NOW", v, 1), 0);
-}
-
 static void setup(void)
 {
 	unsigned char master[TOKEN_KEY_BYTES];
-	store_error err;
 
 	ck_assert_int_ge(sodium_init(), 0);
-	snprintf(dir, sizeof dir, "%s/bt-compose.XXXXXX",
-	         getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/games.db", dir);
-	ck_assert_msg(store_open(path, &st, &err) == STORE_OK, "%s", err.why);
+	fixture_scratch("compose", dir, path);
+	st = fixture_open(path);
 	memset(master, 7, sizeof master);
 	token_keys_derive(master, &keys);
 	cc = (compose_ctx){ st, &keys, BASE };
 	last_id = 0;
-	set_now(T0);
+	fixture_clock(T0);
 }
 
 static void teardown(void)
 {
-	char cmd[200];
-
 	store_close(st);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
-	unsetenv("BUFFERTIME_NOW");
+	fixture_remove(dir);
+	fixture_clock(0);
 }
 
-/* The test data directory: $TESTDATA, or tests/data beside this file. */
-static const char *data_dir(void)
-{
-	static char d[512];
-	const char *env = getenv("TESTDATA"), *slash;
-
-	if (env)
-		return env;
-	slash = strrchr(__FILE__, '/');
-	snprintf(d, sizeof d, "%.*s/data", slash ? (int)(slash - __FILE__) : 1,
-	         slash ? __FILE__ : ".");
-	return d;
-}
 
 /* web-rigged.rec split: its header (names replaced) and its actions. */
 static struct {
@@ -108,7 +81,7 @@ static void rigged(const char *const names[3])
 	FILE *f;
 
 	memset(&rg, 0, sizeof rg);
-	snprintf(path_, sizeof path_, "%s/web-rigged.rec", data_dir());
+	snprintf(path_, sizeof path_, "%s/web-rigged.rec", fixture_data_dir());
 	ck_assert_ptr_nonnull(f = fopen(path_, "r"));
 	while (fgets(line, sizeof line, f)) {
 		size_t len = strcspn(line, "\n");
@@ -646,7 +619,7 @@ START_TEST(test_long_history_is_cut)
 	memset(talk, 'x', sizeof talk - 1);
 	talk[sizeof talk - 1] = '\0';
 	for (int i = 0; i < 20; i++) {
-		set_now(T0 + 100 * (i + 1));
+		fixture_clock(T0 + 100 * (i + 1));
 		talk[0] = (char)('a' + i);
 		say(id, i % 3 + 1, talk);
 	}
@@ -711,7 +684,7 @@ START_TEST(test_worst_case_fits)
 	for (load(id, &g); g.state.status == BT_PLAYING; load(id, &g)) {
 		int n = bt_legal(&g.state, legal, BT_MAX_LEGAL);
 		ck_assert_int_gt(n, 0);
-		set_now(T0 + 100 * moves);
+		fixture_clock(T0 + 100 * moves);
 		say(id, g.state.turn, talk);
 		ck_assert_msg(store_append(st, id, g.seq, &legal[moves % n],
 		              compose_move, &cc, NULL, &err) == STORE_OK,
@@ -776,7 +749,7 @@ START_TEST(test_utf8_names_in_subjects)
 	ck_assert_ptr_nonnull(strstr(m.body, "You go first."));
 	ck_assert_int_eq(compose_seat(&cc, &g, 4, NULL, &m), 0);   /* no address */
 	/* a nudge from the long name: cut, still whole characters */
-	set_now(g.turn_since + 3 * 86400 + 5);
+	fixture_clock(g.turn_since + 3 * 86400 + 5);
 	ck_assert_int_eq(compose_nudge(&cc, &g, 2, &m), 0);   /* own turn */
 	ck_assert_int_eq(compose_nudge(&cc, &g, 3, &m), 1);
 	show(&m);
@@ -809,7 +782,7 @@ START_TEST(test_reminders_and_nudges)
 	game_new(EMAILS, cfg, id);
 	load(id, &g);
 	ck_assert_int_eq(g.state.turn, 1);
-	set_now(g.turn_since + 26 * 3600 + 59);
+	fixture_clock(g.turn_since + 26 * 3600 + 59);
 	ck_assert_int_eq(compose_reminder(&cc, &g, 1, &m), 1);
 	ck_assert_int_eq(m.seat, 1);
 	ck_assert_str_eq(m.kind, "reminder");
@@ -818,14 +791,14 @@ START_TEST(test_reminders_and_nudges)
 	                             "hours in the game with Bob and Cyd."));
 	ck_assert_ptr_null(strstr(m.body, "last reminder"));
 	assert_links(&g, 1, m.body);
-	set_now(g.turn_since + 3 * 86400 + 1);
+	fixture_clock(g.turn_since + 3 * 86400 + 1);
 	ck_assert_int_eq(compose_reminder(&cc, &g, 2, &m), 1);
 	show(&m);
 	ck_assert_ptr_nonnull(strstr(m.body, "for 3 days"));
 	ck_assert_ptr_nonnull(strstr(m.body, "last reminder"));
 	/* through the store's pass */
 	new_mails(&s);
-	set_now(g.turn_since + 25 * 3600);
+	fixture_clock(g.turn_since + 25 * 3600);
 	ck_assert_int_eq(store_queue_reminders(st, g.turn_since + 25 * 3600,
 	                 compose_reminder, &cc, &queued, &err), STORE_OK);
 	ck_assert_int_eq(queued, 1);

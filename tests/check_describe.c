@@ -15,25 +15,13 @@
 
 #include <check.h>
 
+#include "fixture.h"
 #include "describe.h"
 #include "rig.h"
 #include "store.h"
 
 enum { TEXT_MAX = 16384, OUT_MAX = 65536 };
 
-/* The test data directory: $TESTDATA, or tests/data beside this file. */
-static const char *data_dir(void)
-{
-	static char dir[512];
-	const char *env = getenv("TESTDATA"), *slash;
-
-	if (env)
-		return env;
-	slash = strrchr(__FILE__, '/');
-	snprintf(dir, sizeof dir, "%.*s/data",
-	         slash ? (int)(slash - __FILE__) : 1, slash ? __FILE__ : ".");
-	return dir;
-}
 
 static size_t slurp(const char *name, char *buf, size_t cap)
 {
@@ -41,7 +29,7 @@ static size_t slurp(const char *name, char *buf, size_t cap)
 	FILE *f;
 	size_t n;
 
-	snprintf(path, sizeof path, "%s/%s", data_dir(), name);
+	snprintf(path, sizeof path, "%s/%s", fixture_data_dir(), name);
 	f = fopen(path, "rb");
 	ck_assert_msg(f != NULL, "cannot open %s", path);
 	n = fread(buf, 1, cap - 1, f);

@@ -20,6 +20,7 @@
 #include <check.h>
 #include <sodium.h>
 
+#include "fixture.h"
 #include "message.h"
 #include "send.h"
 #include "utf8.h"
@@ -144,19 +145,6 @@ static int decode_words(const char *v, char *out, size_t cap)
 	return 0;
 }
 
-/* The source directory: $SRCDIR, or the one above this file's. */
-static const char *src_dir(void)
-{
-	static char dir[512];
-	const char *env = getenv("SRCDIR"), *slash;
-
-	if (env)
-		return env;
-	slash = strrchr(__FILE__, '/');
-	snprintf(dir, sizeof dir, "%.*s/..",
-	         slash ? (int)(slash - __FILE__) : 1, slash ? __FILE__ : ".");
-	return dir;
-}
 
 /* A new empty directory under TMPDIR (the caller removes it with
  * rm_dir). */
@@ -741,7 +729,7 @@ static void fake_setup(void)
 	setenv("FAKE_MAIL_DIR", fake_dir, 1);
 	unsetenv("FAKE_SENDMAIL_MODE");
 	snprintf(fake_cmd, sizeof fake_cmd, "%s/tests/fake-sendmail -t -i",
-	         src_dir());
+	         fixture_src_dir());
 }
 
 static void fake_teardown(void)

@@ -12,36 +12,28 @@
 #include <sodium.h>
 #include <sqlite3.h>
 
+#include "fixture.h"
 #include "rig.h"
 #include "schema.h"
 #include "store.h"
 #include "view.h"
 
-static char dir[64];
-static char path[128];
+static char dir[FIXTURE_PATH_MAX];
+static char path[FIXTURE_PATH_MAX];
 
 static void setup(void)
 {
-	snprintf(dir, sizeof dir, "%s/bt-store.XXXXXX",
-	         getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/games.db", dir);
+	fixture_scratch("store", dir, path);
 }
 
 static void teardown(void)
 {
-	char cmd[200];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
+	fixture_remove(dir);
 }
 
 static store *open_ok(void)
 {
-	store *s;
-	store_error err;
-	store_rc rc = store_open(path, &s, &err);
-	ck_assert_msg(rc == STORE_OK, "open: %s", err.why);
-	return s;
+	return fixture_open(path);
 }
 
 static void create_ok(store *s, int players, const char *seed,
@@ -66,22 +58,10 @@ static store_rc play_first(store *s, const char *id, store_game *g)
 	return store_append(s, id, g->seq, &legal[0], NULL, NULL, g, &err);
 }
 
-/* Runs one SQL statement on its own connection; returns the first
- * column of its first row as an integer (or -1). */
+/* The first column of sql's first row, on its own connection. */
 static long long sql_value(const char *sql)
 {
-	sqlite3 *db;
-	sqlite3_stmt *st;
-	long long v = -1;
-
-	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
-	ck_assert_msg(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK,
-	              "%s: %s", sql, sqlite3_errmsg(db));
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-	return v;
+	return fixture_sql_value(path, sql);
 }
 
 static void sql_exec(const char *sql)
@@ -501,7 +481,7 @@ START_TEST(test_store_truncated_file_gives_a_clear_error)
 	for (int i = 0; i < 10; i++)
 		ck_assert_int_eq(play_first(s, id, &g), STORE_OK);
 	store_close(s);   /* checkpoints the WAL into the file */
-	char wal[160];
+	char wal[FIXTURE_PATH_MAX + 8];
 	snprintf(wal, sizeof wal, "%s-wal", path);
 	ck_assert_int_ne(access(wal, F_OK), 0);
 	ck_assert_int_eq(truncate(path, 3 * 4096), 0);
@@ -553,7 +533,7 @@ END_TEST
 START_TEST(test_store_backup_is_a_sound_copy)
 {
 	store *s = open_ok(), *copy;
-	char id[STORE_ID_LEN + 1], backup[200];
+	char id[STORE_ID_LEN + 1], backup[FIXTURE_PATH_MAX + 16];
 	store_game g, h;
 	store_error err;
 

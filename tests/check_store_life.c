@@ -10,45 +10,30 @@
 #include <check.h>
 #include <sqlite3.h>
 
+#include "fixture.h"
 #include "store.h"
 
-static char dir[64];
-static char path[128];
-static int64_t clock_now = 1700000000;
+static char dir[FIXTURE_PATH_MAX];
+static char path[FIXTURE_PATH_MAX];
 
 static void setup(void)
 {
-	snprintf(dir, sizeof dir, "%s/bt-life.XXXXXX",
-	         getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/games.db", dir);
+	fixture_scratch("life", dir, path);
 }
 
 static void teardown(void)
 {
-	char cmd[200];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
+	fixture_remove(dir);
 }
 
-/* Sets the store's clock (BUFFERTIME_NOW); each test runs in its own
- * process, so this never leaks into another test. */
 static void set_clock(int64_t t)
 {
-	char v[32];
-
-	clock_now = t;
-	snprintf(v, sizeof v, "%lld", (long long)t);
-	ck_assert_int_eq(setenv("BUFFERTIME_NOW", v, 1), 0);
+	fixture_clock(t);
 }
 
 static store *open_ok(void)
 {
-	store *s;
-	store_error err;
-	store_rc rc = store_open(path, &s, &err);
-	ck_assert_msg(rc == STORE_OK, "open: %s", err.why);
-	return s;
+	return fixture_open(path);
 }
 
 static void create_ok(store *s, int players, char id[STORE_ID_LEN + 1])
@@ -79,18 +64,7 @@ static void play_first(store *s, const char *id, store_game *g)
 
 static long long sql_value(const char *sql)
 {
-	sqlite3 *db;
-	sqlite3_stmt *st;
-	long long v = -1;
-
-	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
-	ck_assert_msg(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK,
-	              "%s: %s", sql, sqlite3_errmsg(db));
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-	return v;
+	return fixture_sql_value(path, sql);
 }
 
 static void mail_to(store_mail *m, int seat, const char *kind)

@@ -14,6 +14,7 @@
 #include <check.h>
 #include <sodium.h>
 
+#include "fixture.h"
 #include "form.h"
 #include "out.h"
 #include "template.h"
@@ -21,19 +22,6 @@
 
 /* ---- helpers --------------------------------------------------------- */
 
-/* The test data directory: $TESTDATA, or tests/data beside this file. */
-static const char *data_dir(void)
-{
-	static char dir[512];
-	const char *env = getenv("TESTDATA"), *slash;
-
-	if (env)
-		return env;
-	slash = strrchr(__FILE__, '/');
-	snprintf(dir, sizeof dir, "%.*s/data",
-	         slash ? (int)(slash - __FILE__) : 1, slash ? __FILE__ : ".");
-	return dir;
-}
 
 /* Reads a whole (small) file into a new NUL-terminated buffer. */
 static char *slurp(const char *path, size_t *len)
@@ -301,11 +289,11 @@ START_TEST(test_tmpl_golden)
 	char *want;
 	out o;
 
-	snprintf(path, sizeof path, "%s/templates/%s.html", data_dir(),
+	snprintf(path, sizeof path, "%s/templates/%s.html", fixture_data_dir(),
 	         golden[_i].tmpl);
 	ck_assert_msg(tmpl_load_file(path, tnames, K__MAX, &t, why,
 	                             sizeof why) == TMPL_OK, "%s", why);
-	snprintf(path, sizeof path, "%s/templates/%s.expected", data_dir(),
+	snprintf(path, sizeof path, "%s/templates/%s.expected", fixture_data_dir(),
 	         golden[_i].id);
 	want = slurp(path, NULL);
 	out_init(&o, 0);
@@ -380,14 +368,14 @@ START_TEST(test_tmpl_files_and_limits)
 	FILE *f;
 	char *big;
 
-	snprintf(path, sizeof path, "%s/templates/nested.html", data_dir());
+	snprintf(path, sizeof path, "%s/templates/nested.html", fixture_data_dir());
 	ck_assert_int_eq(tmpl_load_file(path, tnames, K__MAX, &t, why,
 	                                sizeof why), TMPL_SYNTAX);
 	snprintf(want, sizeof want, "%s: line 3: section 'flag' inside "
 	         "section 'players' (line 2): sections do not nest", path);
 	ck_assert_str_eq(why, want);
 
-	snprintf(path, sizeof path, "%s/templates/no-such.html", data_dir());
+	snprintf(path, sizeof path, "%s/templates/no-such.html", fixture_data_dir());
 	ck_assert_int_eq(tmpl_load_file(path, tnames, K__MAX, &t, why,
 	                                sizeof why), TMPL_IO);
 	ck_assert_ptr_null(t);

@@ -43,29 +43,6 @@ atomcheck=$SRCDIR/tests/atomcheck.py
 
 # ---- helpers ------------------------------------------------------------------
 
-# create FIRST NAME:EMAIL...: a game made with the home page's form (NAME
-# and EMAIL urlencoded; EMAIL may be empty); sets $game and links[1..N].
-create() {
-	local first=$1 i=1 body n=$(($# - 1)) spec
-	shift
-	body="players=$n&first=$first"
-	for spec in "$@"; do
-		body="$body&name$i=${spec%%:*}&email$i=${spec#*:}&minutes$i=$((i * 10))"
-		i=$((i + 1))
-	done
-	req "" POST "${base}new" "$body"
-	expect_code "create a $n-player game" 200 || return 1
-	mapfile -t links < <(grep -o "${base}g/[A-Za-z0-9_-]\\{22\\}?t=[A-Za-z0-9_-]*" \
-		"$tmp/b" | awk '!seen[$0]++')
-	if [ "${#links[@]}" -ne "$n" ]; then
-		not_ok "the created page shows ${#links[@]} seat links, want $n"
-		return 1
-	fi
-	links=("" "${links[@]}")
-	game=${links[1]#"${base}g/"}
-	game=${game%%\?*}
-}
-
 # open_link JAR LINK: a browser opens a seat link: 303 to its table.
 open_link() {
 	req "$1" GET "$2"

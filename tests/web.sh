@@ -128,32 +128,6 @@ join() {
 	case $cookie in *[Ss]ecure*) not_ok "seat $s cookie is Secure over http" ;; *) ok ;; esac
 }
 
-# create FIRST NAME...: creates a game with the home page's form; sets
-# $game and links[1..N].
-create() {
-	local first=$1 i body n
-	shift
-	n=$#
-	body="players=$n&first=$first"
-	i=1
-	for name in "$@"; do
-		body="$body&name$i=$name&email$i=&minutes$i=$((i * 10))"
-		i=$((i + 1))
-	done
-	req "" POST "${base}new" "$body"
-	expect_code "create a $n-player game" 200 || return 1
-	mapfile -t links < <(grep -o "${base}g/[A-Za-z0-9_-]\\{22\\}?t=[A-Za-z0-9_-]*" \
-		"$tmp/b" | awk '!seen[$0]++')
-	if [ "${#links[@]}" -ne "$n" ]; then
-		not_ok "the created page shows ${#links[@]} seat links, want $n"
-		return 1
-	fi
-	ok
-	links=("" "${links[@]}")
-	game=${links[1]#"${base}g/"}
-	game=${game%%\?*}
-}
-
 # act GAME SEAT WANT: posts the form of WANT from the seat's table page;
 # 0 if it was accepted (303 to the table), else 1 with $why.
 act() {

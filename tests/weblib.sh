@@ -108,3 +108,29 @@ form() {
 origin_of() {
 	echo "$1" | sed 's|^\(https\{0,1\}://[^/]*\).*|\1|'
 }
+
+# create FIRST SPEC...: a game made with the home page's form, one SPEC a
+# seat: NAME or NAME:EMAIL (urlencoded; EMAIL may be empty); sets $game
+# and links[1..N] (the seat links the page shows).
+create() {
+	local first=$1 i=1 body n=$(($# - 1)) spec email
+	shift
+	body="players=$n&first=$first"
+	for spec in "$@"; do
+		email=''
+		case $spec in *:*) email=${spec#*:} ;; esac
+		body="$body&name$i=${spec%%:*}&email$i=$email&minutes$i=$((i * 10))"
+		i=$((i + 1))
+	done
+	req "" POST "${base}new" "$body"
+	expect_code "create a $n-player game" 200 || return 1
+	mapfile -t links < <(grep -o "${base}g/[A-Za-z0-9_-]\\{22\\}?t=[A-Za-z0-9_-]*" \
+		"$tmp/b" | awk '!seen[$0]++')
+	if [ "${#links[@]}" -ne "$n" ]; then
+		not_ok "the created page shows ${#links[@]} seat links, want $n"
+		return 1
+	fi
+	links=("" "${links[@]}")
+	game=${links[1]#"${base}g/"}
+	game=${game%%\?*}
+}
