@@ -58,7 +58,9 @@ static const char *const sql_text[SQL__MAX] = {
 	[SQL_SEAT_TOUCH] =
 		"UPDATE seats SET last_seen = ?3 WHERE game = ?1 AND seat = ?2",
 	[SQL_NOTIFY_SET] =
-		"UPDATE seats SET notify = ?3 WHERE game = ?1 AND seat = ?2",
+		"UPDATE seats SET notify = ?3, digest_sent = CASE WHEN ?3 ="
+		" 'digest' AND notify <> 'digest' THEN ?4 ELSE digest_sent END"
+		" WHERE game = ?1 AND seat = ?2",
 	[SQL_WALK] =
 		"SELECT seq, seat, line, created FROM actions WHERE game = ?1"
 		" AND seq < ?2 ORDER BY seq",
@@ -91,7 +93,7 @@ static const char *const sql_text[SQL__MAX] = {
 		"SELECT s.game, s.seat FROM seats AS s"
 		" JOIN games AS g ON g.id = s.game"
 		" WHERE s.notify = 'digest' AND s.email <> ''"
-		" AND s.digest_sent <= ?1 AND g.updated > s.digest_sent"
+		" AND s.digest_sent <= ?1 AND g.updated >= s.digest_sent"
 		" ORDER BY s.game, s.seat LIMIT ?2",
 	[SQL_DIGEST_MARK] =
 		"UPDATE seats SET digest_sent = ?3 WHERE game = ?1"

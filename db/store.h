@@ -253,7 +253,8 @@ store_rc store_check(store *s, void (*report)(void *ctx, const char *line),
 
 /* ---- between moves (store_life.c) ------------------------------------- */
 
-/* Sets how seat of game id wants its email. */
+/* Sets how seat of game id wants its email.  Choosing the digest starts
+ * its day now: the first digest tells the day after the choice. */
 store_rc store_set_notify(store *s, const char *id, int seat,
                           store_notify n, store_error *err);
 

@@ -57,6 +57,7 @@ store_rc store_set_notify(store *s, const char *id, int seat,
 	sql_bind_text(st, 1, id, -1);
 	sqlite3_bind_int(st, 2, seat);
 	sql_bind_text(st, 3, notify_names[n], -1);
+	sqlite3_bind_int64(st, 4, store_now());
 	return seat_update(s, SQL_NOTIFY_SET, "saving the email setting", id,
 	                   seat, err);
 }
@@ -456,6 +457,7 @@ static store_rc copy_settings(store *s, const store_game *g,
 		sqlite3_bind_int(st, 2, seat);
 		sql_bind_text(st, 3, store_notify_name(g->seats[seat - 1].notify),
 		              -1);
+		sqlite3_bind_int64(st, 4, store_now());
 		store_rc rc = seat_update(s, SQL_NOTIFY_SET, "copying a "
 		                          "setting", new_id, seat, err);
 		if (rc)

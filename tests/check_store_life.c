@@ -439,33 +439,39 @@ START_TEST(test_life_digest_once_a_day_when_something_changed)
 	store_game g;
 	store_error err;
 	int64_t since[4] = { -1, -1, -1, -1 };
-	const int64_t t0 = 1700000000;
+	const int64_t t0 = 1700000000, day = STORE_DIGEST_EVERY;
 	int n;
 
 	set_clock(t0);
 	create_ok(s, 3, id);
 	ck_assert_int_eq(store_set_notify(s, id, 2, STORE_NOTIFY_DIGEST, &err),
 	                 STORE_OK);
-	ck_assert_int_eq(store_queue_digests(s, t0 + 10, digest, since, &n,
-	                                     &err), STORE_OK);
-	ck_assert_int_eq(n, 1);
-	ck_assert_int_eq(since[2], 0);
-	ck_assert_int_eq(since[1], -1);
+	/* choosing the digest starts its day: nothing the same day */
 	set_clock(t0 + 100);
 	play_first(s, id, &g);
-	ck_assert_int_eq(store_queue_digests(s, t0 + 10 + STORE_DIGEST_EVERY
-	                                     - 1, digest, since, &n, &err),
-	                 STORE_OK);
+	ck_assert_int_eq(store_queue_digests(s, t0 + day - 1, digest, since,
+	                                     &n, &err), STORE_OK);
 	ck_assert_int_eq(n, 0);
-	ck_assert_int_eq(store_queue_digests(s, t0 + 10 + STORE_DIGEST_EVERY,
-	                                     digest, since, &n, &err),
-	                 STORE_OK);
+	ck_assert_int_eq(store_queue_digests(s, t0 + day, digest, since, &n,
+	                                     &err), STORE_OK);
 	ck_assert_int_eq(n, 1);
-	ck_assert_int_eq(since[2], t0 + 10);
-	/* nothing happened since: no digest */
-	ck_assert_int_eq(store_queue_digests(s, t0 + 10 + 3 * STORE_DIGEST_EVERY,
-	                                     digest, since, &n, &err),
+	ck_assert_int_eq(since[2], t0);
+	ck_assert_int_eq(since[1], -1);
+	/* choosing it again does not start the day again */
+	ck_assert_int_eq(store_set_notify(s, id, 2, STORE_NOTIFY_DIGEST, &err),
 	                 STORE_OK);
+	set_clock(t0 + day + 50);
+	play_first(s, id, &g);
+	ck_assert_int_eq(store_queue_digests(s, t0 + 2 * day - 1, digest, since,
+	                                     &n, &err), STORE_OK);
+	ck_assert_int_eq(n, 0);
+	ck_assert_int_eq(store_queue_digests(s, t0 + 2 * day, digest, since, &n,
+	                                     &err), STORE_OK);
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(since[2], t0 + day);
+	/* nothing happened since: no digest */
+	ck_assert_int_eq(store_queue_digests(s, t0 + 5 * day, digest, since, &n,
+	                                     &err), STORE_OK);
 	ck_assert_int_eq(n, 0);
 	store_close(s);
 }

@@ -268,12 +268,13 @@ check "turn emails were sent ($turn_mails)" [ "$turn_mails" -gt 10 ]
 echo "game: $moves moves, $turn_mails turn emails"
 
 # --- history, and the table as it was ---------------------------------------
-req "${jar[1]}" GET "${base}g/$game/history"
-expect_code "history page" 200
-check "history lists every move" [ "$(grep -o 'at=[0-9]*' "$tmp/b" | sort -u | wc -l)" -ge "$moves" ]
 req "${jar[1]}" GET "${base}g/$game/record"
 expect_code "record download" 200
 cp "$tmp/b" "$tmp/record"
+lines=$(grep -c '^[1-6] ' "$tmp/record")
+req "${jar[1]}" GET "${base}g/$game/history"
+expect_code "history page" 200
+check "history lists all $lines moves" [ "$(grep -o 'at=[0-9]*' "$tmp/b" | sort -u | wc -l)" -ge "$lines" ]
 check "the record of a finished game has its seed" grep -q '^seed ' "$tmp/record"
 for n in 1 5 12; do
 	# the record's first lines up to action n, replayed by the tool
@@ -334,5 +335,26 @@ done
 check "the rematch is a new game" [ "$new_game" != "$first_game" ]
 check "play again leads to the new game" sh -c "echo '$new_link' | grep -q '$new_game'"
 check "the first player passes left" sh -c "timeout 30 '$BUFFERTIME' admin --db '$db' show '$new_game' | grep -q '\"first\": 2'"
+
+# --- a daily digest instead of turn emails --------------------------------------
+page_url=${base}g/$new_game/settings
+req "${jar[3]}" GET "$page_url"
+if form pick notify=digest '/settings$'; then
+	req "${jar[3]}" POST "$form_url" "$form_body"
+	expect_code "seat 3 asks for a daily digest" 303
+else
+	not_ok "no settings form for seat 3"
+fi
+game=$new_game
+move 2 || not_ok "the rematch's first move: $why"
+deliver
+check "a digest seat gets no turn email" [ "$(count_for "${email[3]}")" = 0 ]
+deliver "$(( $(date +%s) + 25 * 3600 ))"
+f=$(fresh_for "${email[3]}" digest)
+check "a day later, the digest reaches seat 3" [ -n "$f" ]
+check "the digest tells Brad's move" grep -q 'Brad' "${f:-/dev/null}"
+check "and whose turn it is" grep -qi 'your turn' "${f:-/dev/null}"
+deliver "$(( $(date +%s) + 26 * 3600 ))"
+check "one digest a day" [ -z "$(fresh_for "${email[3]}" digest)" ]
 
 finish
