@@ -2,7 +2,9 @@
 # browser.sh - the pages in a real browser: Debian's chromium, headless,
 # driven by playwright-core (tests/browser/play.mjs) against nginx and
 # buffertime.fcgi started as in tests/web.sh.  Two seats play several
-# turns from two browser contexts, a Sensor Sweep among them; there must
+# turns from two browser contexts, a Sensor Sweep among them, then use
+# the table talk, the history, the settings, My games and the spectator's
+# link; there must
 # be no console error, no CSP violation, no failed request, and every page
 # the browser received must be valid HTML5 (tidy, errors and warnings).
 # Screenshots of the table at phone (390x844) and desktop (1280x800)

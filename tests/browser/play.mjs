@@ -1,7 +1,9 @@
 // play.mjs - tests/browser.sh's browser half: Debian's chromium, driven
 // by playwright-core, plays a 2-player game from two browser contexts, one
 // per seat link (seat 2's with JavaScript off: the pages must work
-// without it), including a Sensor Sweep in its two steps.
+// without it), including a Sensor Sweep in its two steps; then the
+// pages around the table: table talk, the history and a past table, the
+// email settings, My games and the spectator's link.
 //
 // Environment: BASE_URL (the home page), OUT_DIR (screenshots, and the
 // HTML of every page under OUT_DIR/html/ for the validator), NODE_DEPS (a
@@ -253,6 +255,56 @@ async function play(browser) {
 	const rec = await seats[0].page.request.get(new URL(`g/${game}/record`, base).href);
 	check(rec.status() === 200 && (await rec.text()).startsWith('buffertime 1'),
 		'the record downloads');
+	await between(browser, seats, game);
+}
+
+// The pages around the table, as people reach them: table talk typed in,
+// the history and a past table (seat 2, no JavaScript), the email
+// settings, My games, and the spectator's link in a browser with no seat.
+async function between(browser, seats, game) {
+	const table = new URL(`g/${game}`, base).href;
+	let page = seats[0].page;
+	await page.goto(table, { waitUntil: 'load' });
+	await page.fill('form.say textarea[name=text]', 'Red alert: <b>coffee</b> is out');
+	await submit(page, page.locator('form.say'));
+	check(await page.locator('ul.chat li p', { hasText: 'Red alert: <b>coffee</b> is out' })
+		.count() === 1, 'table talk: shown as typed, markup as text');
+	await shots(seats[0], 'talk');
+
+	page = seats[1].page;
+	await page.goto(table, { waitUntil: 'load' });
+	await Promise.all([page.waitForNavigation({ waitUntil: 'load' }),
+		page.locator('nav.links a', { hasText: 'History' }).click()]);
+	const past = page.locator('ul.history a.no');
+	check(await past.count() >= 3, `history: every move (${await past.count()})`);
+	await shots(seats[1], 'history');
+	await Promise.all([page.waitForNavigation({ waitUntil: 'load' }),
+		past.nth(1).click()]);
+	check(/[?&]at=\d+/.test(page.url()) && await page.locator('form.act').count() === 0,
+		`a past table, read-only (${page.url()})`);
+	await shots(seats[1], 'past');
+
+	page = seats[0].page;
+	await page.goto(table, { waitUntil: 'load' });
+	const share = await page.locator('p.share a').getAttribute('href');
+	await Promise.all([page.waitForNavigation({ waitUntil: 'load' }),
+		page.locator('nav.links a', { hasText: 'Email settings' }).click()]);
+	await page.check('input[name=notify][value=digest]');
+	await submit(page, page.locator('form:has(input[name=notify])'));
+	check(await page.locator('input[name=notify][value=digest]').isChecked(),
+		'settings: the daily digest chosen and kept');
+	await shots(seats[0], 'settings');
+	await page.goto(new URL('games', base).href, { waitUntil: 'load' });
+	check(await page.locator(`a[href*="${game}"]`).count() >= 1, 'My games lists the game');
+	await shots(seats[0], 'games');
+
+	const guest = await newSeat(browser, 'spectator', true);
+	const resp = await guest.page.goto(share, { waitUntil: 'load' });
+	check(resp.status() === 200 && await guest.page.locator('form').count() === 0,
+		'the spectator link: a table with no forms');
+	check(!/@/.test(await guest.page.content()), 'the spectator page shows no email address');
+	await shots(guest, 'watch');
+	await guest.ctx.close();
 }
 
 try {
