@@ -11,6 +11,10 @@
  * exit 0, or 1 if an email failed or the store did.  Else a daemon until
  * SIGTERM or SIGINT, which finish the email in hand and exit 0.  The
  * logic is mail/mailer.c; here are the settings, the key and the store.
+ *
+ * Not for people: `buffertime mailer --courier-mark DB ID sent|failed
+ * WHY` is what a courier runs to mark an email its mailer, killed, did
+ * not (courier_mark_main in mail/courier.c).
  */
 #define _XOPEN_SOURCE 700   /* realpath(3) */
 #include <errno.h>
@@ -23,6 +27,7 @@
 
 #include "../cgi/config.h"   /* not autoconf's config.h, found first */
 #include "cli.h"
+#include "courier.h"
 #include "mailer.h"
 #include "message.h"
 #include "token.h"
@@ -162,26 +167,41 @@ static int run(const conf *c, store *s, const token_keys *k, int once)
 {
 	mailer m = {
 		.st = s,
+		.db = c->db,
 		.compose = { s, k, c->base_url },
 		.mail_from = c->mail_from,
 		.send = { c->sendmail, c->mail_dir, c->mail_timeout },
 		.poll = c->mail_poll,
 		.log = stderr,
+		.lock_fd = -1,
+#ifdef __linux__
+		/* the running program even if it was replaced since */
+		.self = "/proc/self/exe",
+#endif
 	};
 	mailer_counts counts = { 0, 0, 0, 0 };
 	store_error e;
+	char why[CONF_PATH_MAX + 128];
+	int rc;
 
-	mailer_signals();
-	if (!once)
-		return mailer_daemon(&m);
-	store_rc rc = mailer_round(&m, &counts, &e);
-	mailer_report(&m, &counts);
-	if (rc != STORE_OK) {
-		fprintf(stderr, "buffertime mailer: %s: %s\n",
-		        store_rc_name(e.rc), e.why);
+	if (mailer_open(&m, why, sizeof why) != 0) {
+		fprintf(stderr, "buffertime mailer: %s\n", why);
 		return 1;
 	}
-	return counts.failed > 0;
+	mailer_signals();
+	if (!once) {
+		rc = mailer_daemon(&m);
+	} else if (mailer_round(&m, &counts, &e) != STORE_OK) {
+		mailer_report(&m, &counts);
+		fprintf(stderr, "buffertime mailer: %s: %s\n",
+		        store_rc_name(e.rc), e.why);
+		rc = 1;
+	} else {
+		mailer_report(&m, &counts);
+		rc = counts.failed > 0;
+	}
+	mailer_close(&m);
+	return rc;
 }
 
 int cmd_mailer(int argc, char **argv)
@@ -192,6 +212,8 @@ int cmd_mailer(int argc, char **argv)
 	store_error e;
 	int once = 0, rc;
 
+	if (argc > 1 && strcmp(argv[1], COURIER_MARK_FLAG) == 0)
+		return courier_mark_main(argc - 1, argv + 1, stderr);
 	if ((rc = read_settings(&c, argc, argv, &once)) != 0)
 		return rc < 0 ? 0 : rc;
 	if (!msg_addr_ok(c.mail_from)) {

@@ -4,7 +4,7 @@ mail_libmail_a_SOURCES = \
 	mail/compose.c mail/compose.h \
 	mail/message.c mail/message.h \
 	mail/send.c mail/send.h \
-	mail/mailer.c mail/mailer.h
+	mail/mailer.c mail/mailer.h mail/courier.c mail/courier.h
 
 # `buffertime mailer` and `buffertime admin mail`.
 buffertime_SOURCES += cli/mailer.c cli/admin_mail.c

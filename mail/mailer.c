@@ -1,21 +1,32 @@
 /*
  * mailer.c - the outbox's rounds: queue what the clock makes due, then
- * claim, send and mark each due email in order; and the daemon that
+ * claim, send and mark each due email in order, through a courier
+ * process when sendmail carries it (mailer.h); and the daemon that
  * repeats them until told to stop.
  */
+#define _DEFAULT_SOURCE   /* flock(2) */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/select.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "courier.h"
 #include "mailer.h"
 #include "message.h"
 
 enum {
 	URL_BYTES = 1024,
-	MARK_TRIES = 5     /* a "sent" mark that meets a busy database is
-	                    * tried again: giving up means a resend */
+	LOCK_PATH_BYTES = 4096 + 32
 };
 
 static volatile sig_atomic_t stop_flag;
@@ -83,16 +94,61 @@ static void unsub_url(mailer *m, const store_outmail *o, char *url,
 		url[0] = '\0';
 }
 
-/* Marks email id sent.  A crash between sendmail's exit and this mark
- * sends the email twice, so nothing else happens in between; a busy
- * database (the store's handler waits in short naps for a move's
- * transaction) is tried again rather than given up. */
-static store_rc mark_sent(mailer *m, int64_t id, store_error *err)
-{
-	store_rc rc = STORE_BUSY;
+/* ---- marks -------------------------------------------------------------- */
 
-	for (int i = 0; i < MARK_TRIES && rc == STORE_BUSY; i++)
-		rc = store_outbox_sent(m->st, id, store_now(), err);
+/* One line on the log for a failed attempt at o; by says who noted it. */
+static void log_failure(const mailer *m, const store_outmail *o,
+                        const char *why, const char *by)
+{
+	fprintf(log_of(m), "buffertime mailer: email %lld (%s) to %s, "
+	        "attempt %d: %s%s\n", (long long)o->id, o->kind, o->to,
+	        o->attempts, why, by);
+	fflush(log_of(m));
+}
+
+/* Records on the mailer's connection what sending o came to: sent, or
+ * failed with why (logged, and queued for the retry its claim set). */
+static store_rc settle(mailer *m, const store_outmail *o, send_rc sr,
+                       const char *why, mailer_counts *c, store_error *err)
+{
+	if (sr == SEND_OK) {
+		c->sent++;
+		store_rc rc = courier_mark_sent(m->st, o->id, err);
+		/* its courier gave up waiting and marked it first */
+		return rc == STORE_NOT_FOUND ? STORE_OK : rc;
+	}
+	c->failed++;
+	log_failure(m, o, why, "");
+	return store_outbox_failed(m->st, o->id, why, err);
+}
+
+/* Sends msg (len bytes) of the claimed email o through a courier and
+ * settles it. */
+static store_rc by_courier(mailer *m, const store_outmail *o,
+                           const char *msg, size_t len, mailer_counts *c,
+                           store_error *err)
+{
+	courier_job j = { &m->send, m->self, m->db, m->lock_fd, log_of(m) };
+	courier_outcome out;
+	courier k;
+
+	if (courier_start(&j, o, msg, len, &k) != 0) {
+		snprintf(out.why, sizeof out.why, "cannot start a courier: %s",
+		         strerror(errno));
+		return settle(m, o, SEND_ERROR, out.why, c, err);
+	}
+	if (courier_hear(&k, &out) != 0) {
+		int st = courier_end(&k, 0);
+		if (st != -1 && WIFSIGNALED(st))
+			snprintf(out.why, sizeof out.why, "its courier was "
+			         "killed by signal %d", WTERMSIG(st));
+		else
+			snprintf(out.why, sizeof out.why, "its courier ended "
+			         "without a word");
+		return settle(m, o, SEND_ERROR, out.why, c, err);
+	}
+	store_rc rc = settle(m, o, (send_rc)out.rc, out.why, c, err);
+	courier_end(&k, rc == STORE_OK);
 	return rc;
 }
 
@@ -104,26 +160,83 @@ static store_rc send_one(mailer *m, const store_outmail *o, int64_t now,
 	char url[URL_BYTES], why[SEND_WHY_MAX];
 	msg_env env = { m->mail_from, url, now };
 	size_t len;
-	send_rc sr;
 
 	unsub_url(m, o, url, sizeof url);
 	msg_rc mr = msg_build(o, &env, msg, sizeof msg, &len);
-	if (mr == MSG_OK) {
-		sr = send_message(&m->send, o->id, o->created, msg, len, why,
-		                  sizeof why);
-		if (sr == SEND_OK) {
-			c->sent++;
-			return mark_sent(m, o->id, err);
-		}
-	} else {
+	if (mr != MSG_OK) {
 		snprintf(why, sizeof why, "%s", msg_rc_text(mr));
+		return settle(m, o, SEND_ERROR, why, c, err);
 	}
-	c->failed++;
-	fprintf(log_of(m), "buffertime mailer: email %lld (%s) to %s, "
-	        "attempt %d: %s\n", (long long)o->id, o->kind, o->to,
-	        o->attempts, why);
-	fflush(log_of(m));
-	return store_outbox_failed(m->st, o->id, why, err);
+	/* A file is no duplicate when written again (it replaces itself):
+	 * it needs no courier. */
+	if (m->send.mail_dir != NULL && m->send.mail_dir[0] != '\0') {
+		send_rc sr = send_message(&m->send, o->id, o->created, msg,
+		                          len, why, sizeof why);
+		return settle(m, o, sr, why, c, err);
+	}
+	return by_courier(m, o, msg, len, c, err);
+}
+
+/* ---- the lock and the round ------------------------------------------------ */
+
+int mailer_open(mailer *m, char *why, size_t cap)
+{
+	char path[LOCK_PATH_BYTES];
+	int n = m->db != NULL ? snprintf(path, sizeof path, "%s-mailer.lock",
+	                                 m->db) : -1;
+
+	m->lock_fd = -1;
+	if (n < 0 || (size_t)n >= sizeof path) {
+		snprintf(why, cap, "no database path, or one too long");
+		return -1;
+	}
+	/* Read-only is enough for flock(2), and 0644 lets the service's
+	 * user open the (empty) file even if root made it. */
+	m->lock_fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+	                  0644);
+	if (m->lock_fd < 0) {
+		snprintf(why, cap, "%.900s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void mailer_close(mailer *m)
+{
+	if (m->lock_fd >= 0)
+		close(m->lock_fd);
+	m->lock_fd = -1;
+}
+
+/* Takes the lock file, waiting while another mailer, or the courier of
+ * a killed one, holds it.  flock(2), not fcntl's locks: a courier forked
+ * while the lock is held shares it, and keeps it after the mailer dies,
+ * until it exits.  STORE_OK; STORE_BUSY if a stop came while waiting
+ * (err untouched); STORE_ERROR. */
+static store_rc lock_take(mailer *m, store_error *err)
+{
+	if (m->lock_fd < 0)
+		return STORE_OK;
+	while (flock(m->lock_fd, LOCK_EX) != 0) {
+		if (errno != EINTR) {
+			err->rc = STORE_ERROR;
+			snprintf(err->why, sizeof err->why, "locking the mailer's "
+			         "lock file: %s", strerror(errno));
+			return STORE_ERROR;
+		}
+		if (stop_flag)
+			return STORE_BUSY;
+	}
+	return STORE_OK;
+}
+
+static void lock_drop(mailer *m)
+{
+	if (m->lock_fd >= 0 && flock(m->lock_fd, LOCK_UN) != 0) {
+		fprintf(log_of(m), "buffertime mailer: unlocking: %s\n",
+		        strerror(errno));
+		fflush(log_of(m));
+	}
 }
 
 /* Says that a queueing pass failed; the round goes on to the outbox. */
@@ -134,9 +247,19 @@ static void pass_failed(const mailer *m, const char *what,
 	        store_rc_name(e->rc), e->why);
 }
 
-store_rc mailer_round(mailer *m, mailer_counts *c, store_error *err)
+/* Claims the oldest due email, sends and settles it: STORE_NOT_FOUND if
+ * none is due. */
+static store_rc next_email(mailer *m, mailer_counts *c, store_error *err)
 {
 	static store_outmail o;   /* 9 KiB */
+	int64_t now = store_now();
+	store_rc rc = store_outbox_claim(m->st, now, &o, err);
+
+	return rc == STORE_OK ? send_one(m, &o, now, c, err) : rc;
+}
+
+store_rc mailer_round(mailer *m, mailer_counts *c, store_error *err)
+{
 	int64_t now = store_now();
 	store_rc first = STORE_OK, rc;
 	store_error e;
@@ -161,12 +284,14 @@ store_rc mailer_round(mailer *m, mailer_counts *c, store_error *err)
 	}
 	c->digests += n;
 	for (int i = 0; i < MAILER_ROUND_MAX && !stop_flag; i++) {
-		now = store_now();
-		rc = store_outbox_claim(m->st, now, &o, err);
+		if ((rc = lock_take(m, err)) != STORE_OK)
+			return stop_flag ? first : rc;
+		/* held from the claim until the email is settled and its
+		 * courier gone: one email in flight, in the outbox's order */
+		rc = next_email(m, c, err);
+		lock_drop(m);
 		if (rc == STORE_NOT_FOUND)
 			break;
-		if (rc == STORE_OK)
-			rc = send_one(m, &o, now, c, err);
 		if (rc != STORE_OK)
 			return rc;
 	}

@@ -4,10 +4,18 @@
  * claimed (its attempt counted and its retry set, committed) before it
  * is sent and marked sent right after sendmail said yes.
  *
- * The guarantee: at least once, never lost.  A failure or a crash
- * before the mark leaves the email queued for its retry; a crash after
- * sendmail took it but before the mark (a window of one SQLite commit)
- * sends it a second time, with the same Message-ID.
+ * Through sendmail, each email is carried by a courier (courier.h), a
+ * process that outlives a killed mailer to make the mark itself.  A
+ * lock file beside the database (DB-mailer.lock) is held from the claim
+ * until the courier is gone, so a new mailer waits for a dead one's
+ * courier to finish, and one email is in flight at a time.
+ *
+ * The guarantee: never lost, and a kill of the mailer sends nothing
+ * twice.  A failure or a crash before sendmail said yes leaves the
+ * email queued for its retry.  What still sends it twice: the machine
+ * crashing, or the courier itself being killed, after sendmail took it
+ * and before the mark; it goes again with the same Message-ID.  With
+ * mail_dir a resend replaces its file.
  */
 #ifndef BT_MAILER_H
 #define BT_MAILER_H
@@ -22,12 +30,17 @@ enum { MAILER_ROUND_MAX = 100000 };   /* emails one round sends at most */
 
 typedef struct mailer {
 	store *st;                  /* its own connection */
+	const char *db;             /* its path, for a courier's mark */
+	const char *self;           /* this program, which a courier runs to
+	                             * mark an email (courier.h); NULL:
+	                             * it cannot, and a kill may resend */
 	compose_ctx compose;        /* for reminders, digests and the
 	                             * unsubscribe links */
 	const char *mail_from;      /* a plain address (msg_addr_ok) */
 	send_cfg send;
 	int poll;                   /* seconds between rounds (daemon) */
 	FILE *log;                  /* one line per failure; NULL: stderr */
+	int lock_fd;                /* mailer_open's lock file, or -1 */
 } mailer;
 
 /* What a round did. */
@@ -37,12 +50,23 @@ typedef struct mailer_counts {
 } mailer_counts;
 
 /*
+ * Opens m->db's lock file (DB-mailer.lock, made if missing) into
+ * m->lock_fd.  0, or -1 with why (cap bytes) saying what failed.  Call
+ * before mailer_round or mailer_daemon; mailer_close() closes it.
+ */
+int mailer_open(mailer *m, char *why, size_t cap);
+
+/* Closes what mailer_open opened (nothing if it did not). */
+void mailer_close(mailer *m);
+
+/*
  * One round at store_now(): reminders, digests, then every due email
  * (at most MAILER_ROUND_MAX), stopping early after the email in hand if
  * mailer_stop() was called.  Adds to *c.  A failed send is not an error
  * (the email stays queued with why as its last_error).  Returns STORE_OK
  * or the first store error (the round goes on past a failed reminder or
- * digest pass, not past a failed claim or mark).
+ * digest pass, not past a failed claim or mark).  The lock file is
+ * held (and waited for) from each claim until its email is settled.
  */
 store_rc mailer_round(mailer *m, mailer_counts *c, store_error *err);
 
@@ -52,6 +76,7 @@ store_rc mailer_round(mailer *m, mailer_counts *c, store_error *err);
  * Store errors are logged and the next round tries again.
  */
 int mailer_daemon(mailer *m);
+
 
 /* Says what a round did in one line on m->log (nothing if nothing). */
 void mailer_report(const mailer *m, const mailer_counts *c);

@@ -97,8 +97,9 @@ static void child(char **argv, int in_fd, int out_fd, pid_t parent)
 
 	setpgid(0, 0);
 #ifdef __linux__
-	/* Dies with the mailer: a message either went out before the mailer
-	 * died or it is sent again, but no orphan finishes it unwatched. */
+	/* Dies with the process that runs it (the mailer's courier, which
+	 * outlives the mailer to mark the email): no orphan finishes a send
+	 * unwatched, with nobody left to mark it. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(127);

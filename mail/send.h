@@ -9,9 +9,10 @@
  * read the whole message and exit 0 within the timeout; else it is
  * killed (SIGKILL to its process group) and the failure is described in
  * why: the exit status or signal and the first line it printed.  On
- * Linux it dies with us too (PR_SET_PDEATHSIG), so a mailer killed in
- * the middle of a send leaves at most a message that went out but was
- * not marked sent: the "at least once" of the outbox.
+ * Linux it dies with the process that runs it too (PR_SET_PDEATHSIG):
+ * in the mailer that is the email's courier (mailer.h), which outlives
+ * a killed mailer to mark the email, so sendmail is never left to
+ * finish unwatched.
  *
  * Folder: the message is written to a temporary name in the folder,
  * flushed to disk and renamed to NNNNNNNNNN-ID.eml (the time the email

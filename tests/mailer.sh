@@ -390,6 +390,59 @@ for args in "--bogus" "--poll" "--timeout 0" "--timeout x" "--sendmail" \
 	rc=$?
 	expect_rc "mailer $args" 2
 done
+# ---- a killed daemon: its courier finishes the email -----------------------
+
+# SIGKILL to the daemon's whole process group while a slow sendmail has
+# the email: its courier (a session of its own) lives on, sendmail
+# delivers, and the courier marks the email sent itself.  A mailer
+# started at once, with the email made due again, waits for the courier
+# instead of sending it a second time.
+touch "$out/.slow"
+queue "$T2" 1     # email 26
+before=$(count)
+pids=$(wc -l <"$out/.pids")
+# shellcheck disable=SC2086
+BUFFERTIME_NOW=$T2 FAKE_SENDMAIL_SLOW=2 setsid "$BUFFERTIME" mailer $common \
+	--sendmail "$fake -t -i" --poll 1 2>"$tmp/daemon.err" &
+daemon=$!
+for _ in $(seq 100); do
+	[ "$(wc -l <"$out/.pids")" -gt "$pids" ] && break
+	sleep 0.1
+done
+check "the slow send did not start" [ "$(wc -l <"$out/.pids")" -gt "$pids" ]
+kill -KILL "-$daemon"
+wait "$daemon" 2>/dev/null
+daemon=
+rm "$out/.slow"
+adm "$T2" retry all
+check "the email was marked before sendmail ended: $(cat "$tmp/out.txt")" \
+	[ "$(cat "$tmp/out.txt")" = "1 to retry" ]
+mail_once "$T2"
+expect_rc "a mailer after the kill" 0
+check "the killed daemon's email arrived $(( $(count) - before )) times" \
+	[ "$(count)" -eq $((before + 1)) ]
+check "email 26 after the kill: '$(row 26)'" \
+	[ "$(row 26 | cut -d' ' -f2,4)" = "sent 1" ]
+check "the courier did not say it marked: $(cat "$tmp/daemon.err")" \
+	grep -q '^buffertime mailer: email 26: marked sent by its courier' "$tmp/daemon.err"
+check "an email was delivered twice" \
+	[ -z "$(grep -h '^Message-ID:' $(delivered) | sort | uniq -d)" ]
+
+# What a courier runs: a mark made already is left; bad arguments.
+timeout 30 "$BUFFERTIME" mailer --courier-mark "$db" 26 failed "late" 2>"$tmp/err"
+rc=$?
+expect_rc "--courier-mark failed" 0
+check "--courier-mark keeps why: '$(row 26)'" [ "$(row 26 | cut -d' ' -f2,7)" = "sent late" ]
+timeout 30 "$BUFFERTIME" mailer --courier-mark "$db" 26 sent "" 2>"$tmp/err"
+rc=$?
+expect_rc "--courier-mark sent, twice" 0
+for args in "26 sent" "0 sent x" "26x sent x" "26 maybe x" "26 sent x y"; do
+	# shellcheck disable=SC2086
+	timeout 30 "$BUFFERTIME" mailer --courier-mark "$db" $args 2>"$tmp/err"
+	rc=$?
+	expect_rc "--courier-mark $args" 2
+done
+
 # ---- reminders: each round queues the due ones -----------------------------
 
 db2=$tmp/remind.db
