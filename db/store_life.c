@@ -373,18 +373,28 @@ static store_rc each_due(store *s, const due_list *due, int64_t now,
 	return STORE_OK;
 }
 
-store_rc store_queue_reminders(store *s, int64_t now, store_remind_fn fn,
-                               void *ctx, int *queued, store_error *err)
+/* Reads what query `which` finds due at `when`, then runs step on each. */
+static store_rc queue_due(store *s, enum sql_stmt which, int64_t when,
+                          int64_t now, due_step *step, const due_job *job,
+                          int *queued, store_error *err)
 {
 	static due_list due;
-	due_job job = { .remind = fn, .ctx = ctx };
 	store_rc rc;
 
 	if (queued)
 		*queued = 0;
-	if ((rc = due_read(s, SQL_REMIND_DUE, now, &due, err)))
+	if ((rc = due_read(s, which, when, &due, err)))
 		return rc;
-	return each_due(s, &due, now, remind_step, &job, queued, err);
+	return each_due(s, &due, now, step, job, queued, err);
+}
+
+store_rc store_queue_reminders(store *s, int64_t now, store_remind_fn fn,
+                               void *ctx, int *queued, store_error *err)
+{
+	due_job job = { .remind = fn, .ctx = ctx };
+
+	return queue_due(s, SQL_REMIND_DUE, now, now, remind_step, &job,
+	                 queued, err);
 }
 
 static store_rc digest_step(store *s, const due_list *due, int i,
@@ -421,16 +431,10 @@ static store_rc digest_step(store *s, const due_list *due, int i,
 store_rc store_queue_digests(store *s, int64_t now, store_digest_fn fn,
                              void *ctx, int *queued, store_error *err)
 {
-	static due_list due;
 	due_job job = { .digest = fn, .ctx = ctx };
-	store_rc rc;
 
-	if (queued)
-		*queued = 0;
-	if ((rc = due_read(s, SQL_DIGEST_DUE, now - STORE_DIGEST_EVERY, &due,
-	                   err)))
-		return rc;
-	return each_due(s, &due, now, digest_step, &job, queued, err);
+	return queue_due(s, SQL_DIGEST_DUE, now - STORE_DIGEST_EVERY, now,
+	                 digest_step, &job, queued, err);
 }
 
 /* ---- playing again ------------------------------------------------------ */
