@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "describe.h"
+#include "utf8.h"
 
 const char *describe_seat(const store_game *g, int seat, char *buf,
                           size_t cap)
@@ -306,4 +307,5 @@ void describe_action(const bt_game *before, const bt_game *after,
 	    a->verb == BT_WORK || a->verb == BT_LOG))
 		verbs[a->verb](&s);
 	aftermath(&s);
+	utf8_cut_valid(buf);   /* a long name may have been cut in two */
 }

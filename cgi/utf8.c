@@ -2,6 +2,8 @@
  * utf8.c - what a valid UTF-8 sequence is, for the pages' input checks
  * (form.c) and their output escaping (out.c).
  */
+#include <string.h>
+
 #include "utf8.h"
 
 size_t utf8_seq(const unsigned char *s, size_t n)
@@ -32,4 +34,14 @@ size_t utf8_seq(const unsigned char *s, size_t n)
 		hi = 0xBF;
 	}
 	return need + 1;
+}
+
+void utf8_cut_valid(char *s)
+{
+	size_t n = strlen(s), i = 0, len;
+
+	while (i < n && (len = utf8_seq((const unsigned char *)s + i,
+	                                n - i)) > 0)
+		i += len;
+	s[i] = '\0';
 }

@@ -11,4 +11,8 @@
  * cut short. */
 size_t utf8_seq(const unsigned char *s, size_t n);
 
+/* Cuts s (NUL-terminated) at its first byte that is not valid UTF-8:
+ * text cut to a buffer may end inside a character. */
+void utf8_cut_valid(char *s);
+
 #endif

@@ -87,18 +87,6 @@ static void copy_line(char *dst, size_t cap, const char *src)
 	dst[n] = '\0';
 }
 
-/* Cuts s at its first byte that is not valid UTF-8: a description cut
- * to its buffer may end inside a long name's character. */
-static void valid_prefix(char *s)
-{
-	size_t n = strlen(s), i = 0, len;
-
-	while (i < n && (len = utf8_seq((const unsigned char *)s + i,
-	                                n - i)) > 0)
-		i += len;
-	s[i] = '\0';
-}
-
 static void subject(store_mail *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -366,7 +354,7 @@ static int story_move(void *ctx, int seq, int64_t created,
 		return 0;
 	describe_action(before, after, a, s->g, s->reader,
 	                s->move[s->moves % MOVES_KEPT], DESCRIBE_MAX);
-	valid_prefix(s->move[s->moves % MOVES_KEPT]);
+	utf8_cut_valid(s->move[s->moves % MOVES_KEPT]);
 	s->moves++;
 	return 0;
 }
@@ -378,7 +366,7 @@ static int story_talk(void *ctx, const store_chat *c)
 	if (c->at_seq < s->talk_from_seq || c->created < s->talk_from)
 		return 0;
 	s->talk[s->talks % TALK_KEPT] = *c;
-	valid_prefix(s->talk[s->talks % TALK_KEPT].text);
+	utf8_cut_valid(s->talk[s->talks % TALK_KEPT].text);
 	s->talks++;
 	return 0;
 }

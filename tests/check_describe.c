@@ -19,6 +19,7 @@
 #include "describe.h"
 #include "rig.h"
 #include "store.h"
+#include "utf8.h"
 
 enum { TEXT_MAX = 16384, OUT_MAX = 65536 };
 
@@ -38,6 +39,9 @@ static size_t slurp(const char *name, char *buf, size_t cap)
 	return n;
 }
 
+/* The seats' names of the rigged game; seat 3 has none: "Seat 3". */
+static const char *names[3] = { "Ann", "Bob", "" };
+
 /* Describes every action of the rigged record for viewer into out. */
 static void describe_all(int viewer, char *out, size_t cap)
 {
@@ -50,9 +54,9 @@ static void describe_all(int viewer, char *out, size_t cap)
 
 	memset(&g, 0, sizeof g);
 	g.players = 3;
-	strcpy(g.seats[0].name, "Ann");
-	strcpy(g.seats[1].name, "Bob");
-	/* seat 3 has no name: "Seat 3" */
+	for (int i = 0; i < 3; i++)
+		snprintf(g.seats[i].name, sizeof g.seats[i].name, "%s",
+		         names[i]);
 	while (at < len) {
 		const char *nl = memchr(text + at, '\n', len - at);
 		size_t end = nl ? (size_t)(nl - text) : len;
@@ -108,6 +112,37 @@ START_TEST(test_hidden)
 }
 END_TEST
 
+/* Names of 40 four-byte characters, three to a sentence, overflow a
+ * description: it is cut, never inside a character. */
+START_TEST(test_long_names_stay_utf8)
+{
+	static char out[OUT_MAX], n1[200], n2[200], n3[200];
+	const char *seq = "\xF0\x9D\x94\xB8";    /* U+1D538 */
+
+	n1[0] = n2[0] = n3[0] = '\0';
+	for (int i = 0; i < BT_NAME_CHARS_MAX; i++) {
+		strcat(n1, seq);
+		strcat(n2, seq);
+		strcat(n3, seq);
+	}
+	n1[0] = 'A';    /* 1 + 3 bytes: the cut lands elsewhere */
+	memmove(n1 + 1, n1 + 4, strlen(n1 + 4) + 1);
+	names[0] = n1;
+	names[1] = n2;
+	names[2] = n3;
+	for (int viewer = 0; viewer <= 3; viewer++) {
+		size_t n, i = 0, len;
+		describe_all(viewer, out, sizeof out);
+		n = strlen(out);
+		while (i < n && (len = utf8_seq((const unsigned char *)out + i,
+		                                n - i)) > 0)
+			i += len;
+		ck_assert_msg(i == n, "viewer %d: invalid UTF-8 at byte %zu",
+		              viewer, i);
+	}
+}
+END_TEST
+
 /* Cards in words, from the card table. */
 START_TEST(test_cards)
 {
@@ -141,6 +176,7 @@ int main(void)
 
 	tcase_add_test(tc, test_golden);
 	tcase_add_test(tc, test_hidden);
+	tcase_add_test(tc, test_long_names_stay_utf8);
 	tcase_add_test(tc, test_cards);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
