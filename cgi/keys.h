@@ -13,7 +13,7 @@
 	X(err_title) X(err_text) X(has_hint) X(err_hint) X(request_id) \
 	X(has_back) X(back_url) \
 	/* home.html */ \
-	X(new_url) X(has_message) X(message) \
+	X(new_url) X(has_message) X(message) X(remind_hours) \
 	X(players_opt) X(players_value) X(players_sel) \
 	X(first_opt) X(first_value) X(first_text) X(first_sel) \
 	X(seat) X(seat_no) X(seat_name) X(seat_email) X(seat_minutes) \

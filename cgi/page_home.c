@@ -93,6 +93,9 @@ web_err home_render(web *w, int status, const form *filled,
 	vals_init(&v);
 	vals_set(&v, K_new_url, url);
 	vals_set(&v, K_games_url, games);
+	/* the remind field comes back as sent (escaped), else the default */
+	vals_set(&v, K_remind_hours, filled && form_get(filled, "remind")
+	         ? form_get(filled, "remind") : "24");
 	vals_set(&v, K_message, message);
 	vals_show(&v, K_has_message, message != NULL);
 	vals_rows(&v, K_seat, BT_MAX_PLAYERS);

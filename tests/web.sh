@@ -167,9 +167,15 @@ check "home page: text/html" grep -qi '^content-type: text/html' "$tmp/h"
 page_url=$base
 check "home page: a form posting to new" \
 	grep -q "<form[^>]*action=\"[^\"]*new\"" "$tmp/b"
-req "" POST "${base}new" "players=2&first=1&name1=A&email1=a%2Fb%40example.org&name2=B"
+req "" POST "${base}new" "players=2&first=1&name1=A&email1=a%2Fb%40example.org&name2=B&remind=5"
 expect_code "new game with an address mail cannot go to" 400
 check "the refused form says why" grep -q 'plain name@example.org' "$tmp/b"
+check "the refused form keeps the reminder hours" \
+	grep -q 'name="remind" value="5"' "$tmp/b"
+req "" POST "${base}new" "players=2&first=1&name1=A&name2=B&remind=%22%3Ex"
+expect_code "new game with reminder hours that are no number" 400
+check "the refused hours come back escaped" \
+	grep -q 'name="remind" value="&quot;&gt;x"' "$tmp/b"
 
 css=$(grep -o 'href="[^"]*\.css[^"]*"' "$tmp/b" | head -n 1 | sed 's/^href="//; s/"$//')
 [ -n "$css" ] || css=${base}static/style.css
