@@ -40,8 +40,8 @@ typedef struct entry {
 typedef struct history {
 	web *w;
 	int seat;
-	/* the messages, oldest first, in a ring of the last HISTORY_TALK */
-	int talk_first, talk_n, talk_next;
+	/* the last HISTORY_TALK messages, oldest first */
+	int talk_n, talk_next;
 	store_chat talk[HISTORY_TALK];
 	/* the page's entries, in a ring of the last HISTORY_ROWS */
 	int first, n, dropped;
@@ -70,13 +70,10 @@ static int keep_talk(void *ctx, const store_chat *c)
 {
 	history *h = ctx;
 
-	if (h->talk_n < HISTORY_TALK) {
+	if (h->talk_n == 0)
+		h->dropped += c->seq;     /* the ones said before it */
+	if (h->talk_n < HISTORY_TALK)
 		h->talk[h->talk_n++] = *c;
-	} else {
-		h->talk[h->talk_first] = *c;
-		h->talk_first = (h->talk_first + 1) % HISTORY_TALK;
-		h->dropped++;
-	}
 	return 0;
 }
 
@@ -84,8 +81,7 @@ static int keep_talk(void *ctx, const store_chat *c)
 static void talk_upto(history *h, int lines)
 {
 	while (h->talk_next < h->talk_n) {
-		const store_chat *c = &h->talk[(h->talk_first + h->talk_next) %
-		                               HISTORY_TALK];
+		const store_chat *c = &h->talk[h->talk_next];
 		entry *e;
 		if (lines >= 0 && c->at_seq > lines)
 			return;
@@ -156,7 +152,8 @@ static web_err gather(web *w, history *h)
 {
 	store_error err;
 
-	if (store_chat_list(w->st, w->game.id, -1, keep_talk, h, &err)
+	if (store_chat_latest(w->st, w->game.id, HISTORY_TALK, keep_talk, h,
+	                      &err)
 	    != STORE_OK ||
 	    store_walk(w->st, &w->game, -1, keep_move, h, NULL, &err)
 	    != STORE_OK)
@@ -181,7 +178,7 @@ web_err page_history(web *w)
 	/* inputs: the game, replayed */
 	h.w = w;
 	h.seat = seat;
-	h.talk_first = h.talk_n = h.talk_next = 0;
+	h.talk_n = h.talk_next = 0;
 	h.first = h.n = h.dropped = 0;
 	if ((e = gather(w, &h)))
 		return e;

@@ -11,12 +11,11 @@
 #include "since.h"
 #include "table.h"
 
-/* The messages of one render: the last TABLE_TALK_SHOWN in a ring. */
+/* The messages of one render: the last TABLE_TALK_SHOWN, oldest first. */
 typedef struct talk_ctx {
 	web *w;
 	int seat;
 	int total;              /* messages the game has */
-	int first;              /* the oldest kept, in the ring */
 	int n;
 	store_chat c[TABLE_TALK_SHOWN];
 	char who[48], when[SINCE_MAX + 8], iso[SINCE_ISO_MAX];
@@ -26,13 +25,9 @@ static int keep(void *ctx, const store_chat *c)
 {
 	talk_ctx *t = ctx;
 
-	t->total++;
-	if (t->n < TABLE_TALK_SHOWN) {
+	t->total = c->seq + 1;
+	if (t->n < TABLE_TALK_SHOWN)
 		t->c[t->n++] = *c;
-	} else {
-		t->c[t->first] = *c;
-		t->first = (t->first + 1) % TABLE_TALK_SHOWN;
-	}
 	return 0;
 }
 
@@ -44,7 +39,7 @@ static const char *talk_row(void *ctx, int key, int i)
 
 	if (i < 0 || i >= t->n)
 		return NULL;
-	c = &t->c[(t->first + i) % TABLE_TALK_SHOWN];
+	c = &t->c[i];
 	switch (key) {
 	case K_chat_who:
 		return describe_seat(&t->w->game, c->seat, t->who,
@@ -77,8 +72,9 @@ web_err table_talk(web *w, const table_view *tv, const forms *f, vals *v)
 		return WEB_OK;
 	t.w = w;
 	t.seat = tv->seat;
-	t.total = t.first = t.n = 0;
-	if (store_chat_list(w->st, w->game.id, -1, keep, &t, &err) != STORE_OK)
+	t.total = t.n = 0;
+	if (store_chat_latest(w->st, w->game.id, TABLE_TALK_SHOWN, keep, &t,
+	                      &err) != STORE_OK)
 		return web_store_err(w, __func__, &err);
 	snprintf(url, sizeof url, "%sg/%s/say", w->cf->prefix, w->game.id);
 	vals_init(&pv);

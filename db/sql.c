@@ -75,6 +75,9 @@ static const char *const sql_text[SQL__MAX] = {
 	[SQL_CHAT_LIST] =
 		"SELECT seq, seat, at_seq, created, text FROM chat"
 		" WHERE game = ?1 AND seq > ?2 ORDER BY seq",
+	[SQL_CHAT_LATEST] =
+		"SELECT seq, seat, at_seq, created, text FROM (SELECT * FROM"
+		" chat WHERE game = ?1 ORDER BY seq DESC LIMIT ?2) ORDER BY seq",
 	[SQL_GAME_STATE] =
 		"SELECT seq, status, turn_seat FROM games WHERE id = ?1",
 	[SQL_SEAT_NUDGED] =

@@ -299,6 +299,12 @@ store_rc store_chat_list(store *s, const char *id, int after_seq,
                          int (*fn)(void *ctx, const store_chat *c),
                          void *ctx, store_error *err);
 
+/* Calls fn for game id's last n messages, oldest first (a message's
+ * seq + 1 is how many the game has had up to it). */
+store_rc store_chat_latest(store *s, const char *id, int n,
+                           int (*fn)(void *ctx, const store_chat *c),
+                           void *ctx, store_error *err);
+
 /*
  * Seat of game id asks the seat to move to hurry: queues m (the caller
  * composes it for g->turn_seat) if the game still has expected_seq

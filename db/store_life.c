@@ -189,16 +189,15 @@ store_rc store_chat_add(store *s, const char *id, int seat,
 	return rc;
 }
 
-store_rc store_chat_list(store *s, const char *id, int after_seq,
-                         int (*fn)(void *ctx, const store_chat *c),
-                         void *ctx, store_error *err)
+/* Calls fn for each row of a bound chat query (seq, seat, at_seq,
+ * created, text), until it returns nonzero. */
+static store_rc each_chat(store *s, sqlite3_stmt *st,
+                          int (*fn)(void *ctx, const store_chat *c),
+                          void *ctx, store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_CHAT_LIST);
 	store_chat c;
 	int rc;
 
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int(st, 2, after_seq);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		c.seq = sqlite3_column_int(st, 0);
 		c.seat = sqlite3_column_int(st, 1);
@@ -214,6 +213,28 @@ store_rc store_chat_list(store *s, const char *id, int after_seq,
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? STORE_OK
 	       : store_sqlite_fail(s, rc, "reading the table talk", err);
+}
+
+store_rc store_chat_list(store *s, const char *id, int after_seq,
+                         int (*fn)(void *ctx, const store_chat *c),
+                         void *ctx, store_error *err)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_CHAT_LIST);
+
+	sql_bind_text(st, 1, id, -1);
+	sqlite3_bind_int(st, 2, after_seq);
+	return each_chat(s, st, fn, ctx, err);
+}
+
+store_rc store_chat_latest(store *s, const char *id, int n,
+                           int (*fn)(void *ctx, const store_chat *c),
+                           void *ctx, store_error *err)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_CHAT_LATEST);
+
+	sql_bind_text(st, 1, id, -1);
+	sqlite3_bind_int(st, 2, n);
+	return each_chat(s, st, fn, ctx, err);
 }
 
 /* ---- nudges ------------------------------------------------------------- */

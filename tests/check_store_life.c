@@ -286,6 +286,14 @@ START_TEST(test_life_chat_is_kept_in_order_with_its_place)
 	ck_assert_int_eq(store_chat_list(s, id, 0, on_chat, &h, &err),
 	                 STORE_OK);
 	ck_assert_int_eq(h.n, 2);
+	/* the latest two, oldest first */
+	h.n = 0;
+	ck_assert_int_eq(store_chat_latest(s, id, 2, on_chat, &h, &err),
+	                 STORE_OK);
+	ck_assert_int_eq(h.n, 2);
+	ck_assert_int_eq(h.c[0].seq, 1);
+	ck_assert_str_eq(h.c[0].text, "ready");
+	ck_assert_int_eq(h.c[1].seq, 2);
 	store_close(s);
 }
 END_TEST

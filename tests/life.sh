@@ -469,4 +469,23 @@ page 1
 req "${jar[1]}" POST "${base}g/$new/say" "csrf=$(field csrf)&text=hello"
 expect_code "talk with the old game's CSRF token" 403
 
+# ---- a long conversation: the table shows the latest, the history a bound --------
+# 130 more messages, written straight into the file (the rate limit is
+# the store's and is tested above).
+have=$(sql "SELECT count(*) FROM chat WHERE game = '$game'")
+sql "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 130)
+     INSERT INTO chat (game, seq, seat, text, created, at_seq)
+     SELECT '$game', $have + i - 1, 1, 'filler ' || i, $T0, 0 FROM n" >/dev/null
+page 1
+check "talk: the table shows the latest 20 messages" \
+	[ "$(sed -n '/<ul class="chat">/,/<\/ul>/p' "$tmp/b" | grep -c '<li')" = 20 ]
+check "talk: the newest message on the table" grep -q '>filler 130<' "$tmp/b"
+check "talk: not the 21st newest" sh -c "! grep -q '>filler 110<' '$tmp/b'"
+check "talk: the table says it shows the latest" grep -q 'the latest; the history has all of it' "$tmp/b"
+req "${jar[1]}" GET "${base}g/$game/history"
+check "history: the newest message" grep -q 'filler 130' "$tmp/b"
+check "history: not the 101st newest" sh -c "! grep -q 'filler 30<' '$tmp/b'"
+check "history: says how many earlier entries it leaves out" \
+	grep -Eq 'The [0-9]+ earliest entries are not shown' "$tmp/b"
+
 finish
