@@ -346,6 +346,16 @@ else
 	not_ok "no settings form for seat 3"
 fi
 game=$new_game
+# Brad's move: a Sensor Sweep when he has one, because its look alone is
+# no move (no record line) until he orders the cards, so the digest must
+# wait for the order; a random one else.
+page_url=${base}g/$game
+req "${jar[2]}" GET "$page_url"
+if form pick action=look; then
+	req "${jar[2]}" POST "$form_url" "$form_body"
+	expect_code "seat 2 looks at the top of the Shift Deck" 303
+	echo "seat 2 sweeps before the digest"
+fi
 move 2 || not_ok "the rematch's first move: $why"
 deliver
 check "a digest seat gets no turn email" [ "$(count_for "${email[3]}")" = 0 ]
