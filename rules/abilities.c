@@ -172,7 +172,7 @@ static void do_sweep(bt_game *g, const bt_action *a)
 
 static void do_brainstorm(bt_game *g, int seat)
 {
-	for (int i = 0; i < 2 && g->side_deck.n; i++)
+	for (int i = 0; i < BT_BRAINSTORM_CARDS && g->side_deck.n; i++)
 		hand_add(g, seat, pile_pop(&g->side_deck));
 }
 

@@ -1,6 +1,6 @@
 /*
  * cards.c - the card tables of RULES.md, as data.  This file is the only
- * place in the project that knows a card's values.
+ * place in the project that knows a card's values and texts.
  */
 #include <string.h>
 
@@ -131,6 +131,69 @@ static const char *const kind_names[BT_KIND__MAX] = {
 const char *bt_kind_name(bt_kind k)
 {
 	return (unsigned)k < BT_KIND__MAX ? kind_names[k] : "";
+}
+
+/* R9: what each kind's card says, word for word, with when it may be
+ * played; the rules page shows it as it stands. */
+static const char *const kind_texts[BT_KIND__MAX] = {
+	[BT_KIND_NONE] = "",
+	[BT_OVERTIME] = "Place this card in the Shift Stack. It shows "
+	                "Effort 2.",
+	[BT_COVER_STORY] = "Choose an Officer card in the Shift Stack and put "
+	                   "it on the bottom of the Shift Deck. Playable only "
+	                   "with an Officer in the stack.",
+	[BT_DEFLECT] = "Reveal the top Shift card. An Officer goes to the "
+	               "bottom of the Shift Deck; any other card goes onto "
+	               "the Shift Stack. Playable only if the Shift Deck is "
+	               "not empty; allowed whatever the totals.",
+	[BT_EXTRA_DUTY] = "Put the top set-aside Assignment on the bottom of "
+	                  "the Assignment Deck (one more round). Playable only "
+	                  "while any are set aside.",
+	[BT_HOLODECK] = "Place this card in the Scoring Row. It is worth 2 "
+	                "Leisure.",
+	[BT_SENSOR_SWEEP] = "Look at the top three Shift cards (fewer if fewer "
+	                    "remain) and put them back in any order you "
+	                    "choose. Only you see them. Playable only if the "
+	                    "Shift Deck is not empty.",
+	[BT_BRAINSTORM] = "Draw two Side Projects (one if only one is left). "
+	                  "Playable only if the Side Project Deck is not "
+	                  "empty.",
+	[BT_SCALE_BACK] = "Choose a Side Project in play and take it into "
+	                  "your hand. Playable only with a Side Project in "
+	                  "play.",
+	[BT_HAND_OFF] = "Give one other card from your hand to another player "
+	                "of your choice. Playable only with another card in "
+	                "hand.",
+};
+
+/* The same, as short as a printed card's text. */
+static const char *const kind_shorts[BT_KIND__MAX] = {
+	[BT_KIND_NONE] = "",
+	[BT_OVERTIME] = "Place this card in the Shift Stack.",
+	[BT_COVER_STORY] = "Put an Officer from the Shift Stack on the "
+	                   "bottom of the Shift Deck.",
+	[BT_DEFLECT] = "Reveal the top Shift card: an Officer goes to the "
+	               "bottom of the Shift Deck, any other card onto the "
+	               "Shift Stack.",
+	[BT_EXTRA_DUTY] = "Put the top set-aside Assignment on the bottom "
+	                  "of the Assignment Deck.",
+	[BT_HOLODECK] = "Place this card in the Scoring Row.",
+	[BT_SENSOR_SWEEP] = "Look at the top three Shift cards and put "
+	                    "them back in any order. Only you see them.",
+	[BT_BRAINSTORM] = "Draw two Side Projects.",
+	[BT_SCALE_BACK] = "Take a Side Project in play into your hand.",
+	[BT_HAND_OFF] = "Give another card from your hand to another "
+	                "player.",
+};
+
+const char *bt_kind_text(bt_kind k)
+{
+	return (unsigned)k < BT_KIND__MAX ? kind_texts[k] : "";
+}
+
+const char *bt_kind_short(bt_kind k)
+{
+	return (unsigned)k < BT_KIND__MAX ? kind_shorts[k] : "";
 }
 
 /* Which range of card numbers each id letter names. */

@@ -78,6 +78,13 @@ bt_card bt_card_parse(const char *s, size_t len);
 /* Printed name of an ability kind ("Sensor Sweep"). */
 const char *bt_kind_name(bt_kind k);
 
+/* The kind's rules text word for word, with when it is playable (R9's
+ * table); "" for BT_KIND_NONE or a value out of range. */
+const char *bt_kind_text(bt_kind k);
+
+/* The kind's text as short as a card's ("Draw two Side Projects."). */
+const char *bt_kind_short(bt_kind k);
+
 /* Quick accessors used on hot paths. */
 static inline bt_card_type bt_card_type_of(bt_card c)
 {

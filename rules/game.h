@@ -36,6 +36,7 @@ enum {
 	BT_SIDES_IN_HAND = 2,         /* R4.1 */
 	BT_REPRIMAND_OFFICERS = 4,    /* R4.3, R6 */
 	BT_SWEEP_CARDS = 3,           /* R9 Sensor Sweep */
+	BT_BRAINSTORM_CARDS = 2,      /* R9 Brainstorm */
 	BT_MAX_LEGAL = 1024,          /* bound on bt_legal's list */
 	BT_STACK_MAX = BT_SHIFT_COUNT + 3, /* shift cards and Overtimes */
 	BT_ROW_MAX = BT_ASSIGN_COUNT + BT_SIDE_COUNT + 2
@@ -196,6 +197,9 @@ int bt_apply_legal(bt_game *g, const bt_action *a, bt_error *err);
 /* Leisure Goal for the game's player count (R5). */
 int bt_goal(const bt_game *g);
 
+/* Leisure Goal for a game of players (R5); 0 outside 2..6. */
+int bt_goal_for(int players);
+
 /* Number of cards seat holds (hand sizes are public, R10). */
 int bt_hand_size(const bt_game *g, int seat);
 
@@ -213,5 +217,36 @@ int bt_game_check(const bt_game *g, char *why, size_t cap);
  * Shift Deck is empty.
  */
 void bt_risk(const bt_game *g, int seat, int *num, int *den);
+
+/* What a reprimand now would cost the crew (R7; R8.2 when it ends the
+ * game).  All public (R10). */
+typedef struct bt_stake {
+	bt_card duty;        /* the Duty Assignment, to the box; or BT_NO_CARD */
+	int sides;           /* Side Projects in play, back to their deck */
+	bt_card row_card;    /* the Scoring Row card to the box; or BT_NO_CARD */
+	int row_leisure;     /* its Leisure */
+	int leisure_after;   /* the Leisure Total after it */
+	int game_lost;       /* 1: the Assignment Deck is empty, the crew loses */
+} bt_stake;
+
+void bt_reprimand_stake(const bt_game *g, bt_stake *out);
+
+/* The index in g->row of the card a reprimand would remove (R7.3), or
+ * -1 if the Scoring Row is empty. */
+int bt_row_reprimand_index(const bt_game *g);
+
+/* What logging the assignment now would bring (R6). */
+typedef struct bt_gain {
+	int cards;           /* the Duty Assignment and the Side Projects */
+	int leisure;         /* their Leisure */
+	int total;           /* the Leisure Total after it */
+	int wins;            /* 1: the total reaches the goal, the crew wins */
+	int game_lost;       /* 1: not a win, and no Assignment is left */
+} bt_gain;
+
+void bt_log_gain(const bt_game *g, bt_gain *out);
+
+/* 1 if drawing Shift card c onto the stack now brings a reprimand. */
+int bt_draw_reprimands(const bt_game *g, bt_card c);
 
 #endif

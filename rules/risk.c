@@ -7,11 +7,6 @@
  */
 #include "engine.h"
 
-static int reprimands(const bt_game *g, bt_card c)
-{
-	return g->officers + bt_card_get(c)->officers >= BT_REPRIMAND_OFFICERS;
-}
-
 void bt_risk(const bt_game *g, int seat, int *num, int *den)
 {
 	const bt_pile *deck = &g->shift_deck;
@@ -23,12 +18,12 @@ void bt_risk(const bt_game *g, int seat, int *num, int *den)
 		return;
 	if ((seat >= 1 && seat <= g->players && g->known_top[seat - 1]) ||
 	    unknown <= 0) {
-		*num = reprimands(g, pile_top(deck));
+		*num = bt_draw_reprimands(g, pile_top(deck));
 		*den = 1;
 		return;
 	}
 	/* Any card above the known bottom ones is equally likely on top. */
 	for (int i = g->known_bottom; i < deck->n; i++)
-		*num += reprimands(g, deck->c[i]);
+		*num += bt_draw_reprimands(g, deck->c[i]);
 	*den = unknown;
 }

@@ -120,18 +120,6 @@ int round_start(bt_game *g, bt_error *err)
 	return 0;
 }
 
-/* R7.3: the highest Leisure card; ties go to the most recently placed. */
-static int row_highest(const bt_game *g)
-{
-	int best = -1;
-
-	for (int i = g->row_n - 1; i >= 0; i--)
-		if (best < 0 || bt_card_get(g->row[i])->leisure >
-		                bt_card_get(g->row[best])->leisure)
-			best = i;
-	return best;
-}
-
 int round_reprimand(bt_game *g, int ender, bt_error *err)
 {
 	box_add(g, g->duty);
@@ -145,7 +133,7 @@ int round_reprimand(bt_game *g, int ender, bt_error *err)
 		if (deck_shuffle(g, BT_DECK_SIDE, err))
 			return BT_ERR_STACK;
 	}
-	int worst = row_highest(g);
+	int worst = bt_row_reprimand_index(g);
 	if (worst >= 0) {
 		box_add(g, g->row[worst]);
 		row_remove_at(g, worst);

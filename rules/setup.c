@@ -218,9 +218,15 @@ static const uint8_t leisure_goal[BT_MAX_PLAYERS + 1] = {
 	[2] = 18, [3] = 20, [4] = 22, [5] = 24, [6] = 26
 };
 
+int bt_goal_for(int players)
+{
+	return players >= BT_MIN_PLAYERS && players <= BT_MAX_PLAYERS
+	       ? leisure_goal[players] : 0;
+}
+
 int bt_goal(const bt_game *g)
 {
-	return leisure_goal[g->players];
+	return bt_goal_for(g->players);
 }
 
 int bt_hand_size(const bt_game *g, int seat)

@@ -1,6 +1,7 @@
 /*
  * check_cards.c - the card tables (R2) against the counts and values of
- * RULES.md, and the card ids.
+ * RULES.md, the card ids, the Ability texts (R9) and the Leisure Goals
+ * (R5) the web pages show.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include <check.h>
 
 #include "cards.h"
+#include "game.h"
 
 static int count_type(bt_card_type t)
 {
@@ -150,6 +152,60 @@ START_TEST(test_R2_bad_ids_are_refused)
 }
 END_TEST
 
+/* R9's table, column "text", as RULES.md prints it. */
+static const char *const r9_text[BT_KIND__MAX] = {
+	[BT_OVERTIME] = "Place this card in the Shift Stack. It shows Effort 2.",
+	[BT_COVER_STORY] = "Choose an Officer card in the Shift Stack and put it on the bottom of the Shift Deck. Playable only with an Officer in the stack.",
+	[BT_DEFLECT] = "Reveal the top Shift card. An Officer goes to the bottom of the Shift Deck; any other card goes onto the Shift Stack. Playable only if the Shift Deck is not empty; allowed whatever the totals.",
+	[BT_EXTRA_DUTY] = "Put the top set-aside Assignment on the bottom of the Assignment Deck (one more round). Playable only while any are set aside.",
+	[BT_HOLODECK] = "Place this card in the Scoring Row. It is worth 2 Leisure.",
+	[BT_SENSOR_SWEEP] = "Look at the top three Shift cards (fewer if fewer remain) and put them back in any order you choose. Only you see them. Playable only if the Shift Deck is not empty.",
+	[BT_BRAINSTORM] = "Draw two Side Projects (one if only one is left). Playable only if the Side Project Deck is not empty.",
+	[BT_SCALE_BACK] = "Choose a Side Project in play and take it into your hand. Playable only with a Side Project in play.",
+	[BT_HAND_OFF] = "Give one other card from your hand to another player of your choice. Playable only with another card in hand.",
+};
+
+START_TEST(test_R9_kind_text_word_for_word)
+{
+	bt_kind k = (bt_kind)_i;
+
+	ck_assert_str_eq(bt_kind_text(k), r9_text[k]);
+	/* the card's short text is there, and shorter */
+	ck_assert_uint_gt(strlen(bt_kind_short(k)), 0);
+	ck_assert_uint_lt(strlen(bt_kind_short(k)), strlen(bt_kind_text(k)));
+}
+END_TEST
+
+START_TEST(test_R9_no_text_outside_the_kinds)
+{
+	ck_assert_str_eq(bt_kind_text(BT_KIND_NONE), "");
+	ck_assert_str_eq(bt_kind_short(BT_KIND_NONE), "");
+	ck_assert_str_eq(bt_kind_text(BT_KIND__MAX), "");
+	ck_assert_str_eq(bt_kind_short((bt_kind)200), "");
+	ck_assert_str_eq(bt_kind_name((bt_kind)200), "");
+}
+END_TEST
+
+START_TEST(test_R5_goal_for_each_player_count)
+{
+	static const int goal[BT_MAX_PLAYERS + 1] = {
+		[2] = 18, [3] = 20, [4] = 22, [5] = 24, [6] = 26
+	};
+	uint8_t key[BT_KEY_BYTES] = { 7 };
+	bt_game g;
+	bt_error err;
+
+	for (int n = BT_MIN_PLAYERS; n <= BT_MAX_PLAYERS; n++) {
+		ck_assert_int_eq(bt_goal_for(n), goal[n]);
+		ck_assert_int_eq(bt_game_new(&g, n, 1, key, &err), 0);
+		ck_assert_int_eq(bt_goal(&g), bt_goal_for(n));
+	}
+	ck_assert_int_eq(bt_goal_for(BT_MIN_PLAYERS - 1), 0);
+	ck_assert_int_eq(bt_goal_for(BT_MAX_PLAYERS + 1), 0);
+	ck_assert_int_eq(bt_goal_for(-1), 0);
+}
+END_TEST
+
 static Suite *cards_suite(void)
 {
 	Suite *s = suite_create("cards");
@@ -164,6 +220,10 @@ static Suite *cards_suite(void)
 	tcase_add_test(tc, test_R2_ids_parse_back);
 	tcase_add_loop_test(tc, test_R2_bad_ids_are_refused, 0,
 	                    (int)(sizeof bad_ids / sizeof bad_ids[0]));
+	tcase_add_loop_test(tc, test_R9_kind_text_word_for_word, BT_OVERTIME,
+	                    BT_KIND__MAX);
+	tcase_add_test(tc, test_R9_no_text_outside_the_kinds);
+	tcase_add_test(tc, test_R5_goal_for_each_player_count);
 	suite_add_tcase(s, tc);
 	return s;
 }

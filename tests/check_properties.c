@@ -10,7 +10,10 @@
  *   - determinism (R11): the same key gives the same game, and a memcpy'd
  *     copy given the same actions stays byte for byte the same;
  *   - records (R11, RECORD.md): a game's record, written and replayed,
- *     gives the same final state, byte for byte.
+ *     gives the same final state, byte for byte;
+ *   - the stakes the table shows before a move come true: a reprimand
+ *     by drawing costs what bt_reprimand_stake said (R7, R8.2), a log
+ *     brings what bt_log_gain said (R6).
  *
  * Hot loops report with ck_abort_msg() only on failure: Check's passing
  * assertions cost a message to the parent process each.
@@ -66,6 +69,60 @@ static void new_game(bt_game *g, int players, int first,
 		             err.why);
 }
 
+static int boxed(const bt_game *g, bt_card c)
+{
+	return c < BT_CARD_COUNT && (g->box[c / 64] >> (c % 64) & 1);
+}
+
+/* R7, R8.2: a draw that reprimands costs what the stake said. */
+static void check_reprimand_stake(const bt_game *g, const bt_game *after,
+                                  const char *where)
+{
+	bt_stake st;
+
+	bt_reprimand_stake(g, &st);
+	if (after->reprimands != g->reprimands + 1)
+		ck_abort_msg("%s: the draw was to reprimand", where);
+	if (!boxed(after, st.duty) ||
+	    (st.row_card != BT_NO_CARD && !boxed(after, st.row_card)))
+		ck_abort_msg("%s: the stake named cards that stayed", where);
+	if (after->leisure != st.leisure_after ||
+	    (after->status == BT_LOST) != st.game_lost)
+		ck_abort_msg("%s: stake said Leisure %d, lost %d; got %d, %d",
+		             where, st.leisure_after, st.game_lost,
+		             after->leisure, after->status == BT_LOST);
+}
+
+/* R6: a log brings what the gain said. */
+static void check_log_gain(const bt_game *g, const bt_game *after,
+                           const char *where)
+{
+	bt_gain gain;
+
+	bt_log_gain(g, &gain);
+	if (after->leisure != gain.total ||
+	    (after->status == BT_WON) != gain.wins ||
+	    (after->status == BT_LOST) != gain.game_lost ||
+	    after->row_n != g->row_n + gain.cards)
+		ck_abort_msg("%s: log gain said %d cards, total %d, win %d, "
+		             "lost %d; got %d, %d, %d", where, gain.cards,
+		             gain.total, gain.wins, gain.game_lost,
+		             after->row_n - g->row_n, after->leisure,
+		             after->status);
+}
+
+static void check_stakes(const bt_game *g, const bt_action *a,
+                         const bt_game *after, const char *where)
+{
+	if (a->verb == BT_WORK &&
+	    bt_draw_reprimands(g, g->shift_deck.c[g->shift_deck.n - 1]))
+		check_reprimand_stake(g, after, where);
+	else if (a->verb == BT_WORK && after->reprimands != g->reprimands)
+		ck_abort_msg("%s: a draw reprimanded unforeseen", where);
+	else if (a->verb == BT_LOG)
+		check_log_gain(g, after, where);
+}
+
 /* Every listed action is legal and applies to a copy, which stays
  * consistent; the state itself is consistent. */
 static void check_step(const bt_game *g, const bt_action *legal, int n,
@@ -90,6 +147,7 @@ static void check_step(const bt_game *g, const bt_action *legal, int n,
 			             i, err.why);
 		if (bt_game_check(&copy, why, sizeof why))
 			ck_abort_msg("%s: after action %d: %s", where, i, why);
+		check_stakes(g, &legal[i], &copy, where);
 	}
 }
 
