@@ -402,7 +402,10 @@ static send_rc to_folder(const char *dir, int64_t id, int64_t queued,
                          const char *msg, size_t len, char *why, size_t cap)
 {
 	char tmp[PATH_BYTES], final[PATH_BYTES];
-	int n1 = snprintf(tmp, sizeof tmp, "%s/.tmp-%ld-%lld.eml", dir,
+	/* Not *.eml while half-written: a reader of the folder's *.eml
+	 * files sees only whole ones; the same folder keeps the rename on
+	 * one file system, so atomic. */
+	int n1 = snprintf(tmp, sizeof tmp, "%s/.tmp-%ld-%lld.part", dir,
 	                  (long)getpid(), (long long)id);
 	int n2 = snprintf(final, sizeof final, "%s/%010lld-%010lld.eml", dir,
 	                  (long long)queued, (long long)id);

@@ -347,6 +347,35 @@ f=$folder/1700000200-0000000023.eml
 check "the file's fields" [ "$(fields "$f")" = "$all_fields" ]
 check "the file's Message-ID" [ "$(hdr "$f" Message-ID)" = "<bt.23.$game@mail.example.org>" ]
 check "the file's Date" [ "$(hdr "$f" Date)" = "$(rfc_date $((T2 + 7)))" ]
+# A half-written email never has a name a *.eml reader picks up: traced,
+# every file the mailer opens for writing is not *.eml, and each *.eml
+# there comes from a rename.
+if command -v strace >/dev/null 2>&1; then
+	# a database of its own, so that the emails' numbers below stay
+	tdb=$tmp/trace.db
+	env "BUFFERTIME_NOW=$T2" "$drive" queue "$tdb" 2 >/dev/null ||
+		not_ok "maildrive queue for the trace failed"
+	timeout 60 strace -f -qq -e trace=openat,open,creat,rename,renameat,renameat2 \
+		-o "$tmp/trace" env "BUFFERTIME_NOW=$((T2 + 8))" "$BUFFERTIME" mailer \
+		--db "$tdb" --key-file "$key" --base-url http://bt.example/play/ \
+		--mail-from bt@mail.example.org --mail-dir "$folder" --once \
+		>/dev/null 2>"$tmp/err"
+	rc=$?
+	expect_rc "mailer --mail-dir under strace" 0
+	grep -E '(open|openat|creat)\(' "$tmp/trace" |
+		grep -E 'O_WRONLY|O_RDWR|O_CREAT|creat\(' | grep -F "$folder/" >"$tmp/writes"
+	check "the traced mailer wrote into the folder: $(wc -l <"$tmp/writes") opens" \
+		[ "$(wc -l <"$tmp/writes")" -eq 2 ]
+	check "a *.eml opened for writing: $(grep '\.eml"' "$tmp/writes" | head -n 1)" \
+		[ -z "$(grep '\.eml"' "$tmp/writes")" ]
+	grep -E 'rename(at2?)?\(' "$tmp/trace" >"$tmp/renames"
+	check "each written email renamed to its *.eml name: $(head -n 1 "$tmp/renames")" \
+		[ "$(grep -c '[0-9]\{10\}-000000000[12]\.eml"' "$tmp/renames")" -eq 2 ]
+	check "no half-written file left: $(ls -a "$folder" | tr '\n' ' ')" \
+		[ "$(ls -A "$folder" | grep -vc '^[0-9]\{10\}-[0-9]\{10\}\.eml$')" -eq 0 ]
+else
+	not_ok "strace is not installed (scripts/install-deps installs it): the half-written file's name is not checked"
+fi
 : >"$tmp/file"
 timeout 30 "$BUFFERTIME" mailer $common --mail-dir "$tmp/file" --once 2>"$tmp/err"
 rc=$?
