@@ -1,0 +1,245 @@
+#!/usr/bin/env bash
+# start.sh - scripts/start keeps the port (and base URL) a run folder was
+# first given, since the links emailed to players name it:
+#   - a later start with the same run folder, no --port, uses the same
+#     port again (run/address keeps it);
+#   - if that port is taken by then (a listener of this test holds it),
+#     start stops with a message naming the port and --port, starts no
+#     server and keeps the saved port;
+#   - --port P given again moves it, saying that the links sent before
+#     stop working, and the next start keeps P;
+#   - --run-dir DIR is another run folder with a port and a --base-url
+#     (with its path) of its own, both kept;
+#   - a run folder from before run/address keeps the port of its url.
+# Runs the real scripts/start, nginx and buffertime.fcgi, on 127.0.0.1
+# only, from a scratch tree of links to the source tree and the built
+# programs (its Makefile does nothing: nothing is built here).  Stops
+# everything it started.  Skips (77) without nginx, curl or python3.
+# Prints one line per failure and last "N passed, M failed".
+# shellcheck disable=SC2317  # cleanup runs from the EXIT trap
+set -u
+
+: "${BUFFERTIME:?set BUFFERTIME to the buffertime tool}"
+: "${BUFFERTIME_FCGI:?set BUFFERTIME_FCGI to buffertime.fcgi}"
+: "${SRCDIR:?set SRCDIR to the source tree}"
+unset BUFFERTIME_DB BUFFERTIME_NOW BUFFERTIME_SENDMAIL MAKEFLAGS MFLAGS MAKELEVEL
+
+nginx=$(command -v nginx || true)
+[ -n "$nginx" ] || [ ! -x /usr/sbin/nginx ] || nginx=/usr/sbin/nginx
+if [ -z "$nginx" ] || ! command -v curl >/dev/null 2>&1 ||
+	! command -v python3 >/dev/null 2>&1; then
+	echo "SKIP: nginx, curl or python3 is not installed"
+	exit 77
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bt-start.XXXXXX") || exit 1
+root=$tmp/root
+starter=''
+holders=()
+rundirs=("$root/run" "$tmp/other" "$tmp/legacy")
+cleanup() {
+	local p d
+	stop_start quiet
+	for d in "${rundirs[@]}"; do
+		[ ! -d "$d" ] || bash "$SRCDIR/scripts/web" down "$d" >/dev/null 2>&1 ||
+			echo "FAIL: could not stop the servers of $d"
+	done
+	for p in "${holders[@]}"; do
+		kill -TERM "$p" 2>/dev/null || true
+		wait "$p" 2>/dev/null || true
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT TERM
+# shellcheck source=tests/testlib.sh
+. "$(dirname "$0")/testlib.sh"
+
+# The scratch tree: scripts/start finds everything through its root.
+mkdir -p "$root"
+for f in scripts www templates; do
+	ln -s "$SRCDIR/$f" "$root/$f"
+done
+ln -s "$BUFFERTIME" "$root/buffertime"
+ln -s "$BUFFERTIME_FCGI" "$root/buffertime.fcgi"
+# configured in place (config.status), built (an empty make): start only runs
+: >"$root/config.status"
+printf 'all:\n\t@:\n' >"$root/Makefile"
+printf '#!/bin/sh\nexit 0\n' >"$root/configure"
+chmod +x "$root/configure"
+
+# busy P: something listens on 127.0.0.1:P.
+busy() {
+	timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null
+}
+
+# free_port: a port nobody listens on, never 8080 (another start's).
+free_port() {
+	local p
+	for _ in $(seq 50); do
+		p=$((20000 + (RANDOM * 32768 + RANDOM) % 40000))
+		if [ "$p" != 8080 ] && ! busy "$p"; then
+			echo "$p"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# hold P: a listener of this test takes 127.0.0.1:P (another program).
+hold() {
+	python3 -c '
+import socket, sys, time
+s = socket.socket()
+s.bind(("127.0.0.1", int(sys.argv[1])))
+s.listen(8)
+print("held", flush=True)
+time.sleep(300)
+' "$1" >"$tmp/hold.$1" 2>&1 &
+	holders+=("$!")
+	for _ in $(seq 50); do
+		grep -q held "$tmp/hold.$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	not_ok "could not hold port $1: $(cat "$tmp/hold.$1")"
+	return 1
+}
+
+# start ARGS...: scripts/start ARGS in the background (its servers run in
+# sessions of their own); returns when it says it runs (sets $url) or has
+# exited (sets $rc).
+start() {
+	url=''
+	rc=''
+	bash "$root/scripts/start" "$@" </dev/null >"$tmp/start.out" 2>&1 &
+	starter=$!
+	for _ in $(seq 600); do
+		url=$(sed -n 's/^ *Buffer Time Online is running: *//p' "$tmp/start.out")
+		[ -z "$url" ] || return 0
+		if ! kill -0 "$starter" 2>/dev/null; then
+			wait "$starter"
+			rc=$?
+			starter=''
+			return 0
+		fi
+		sleep 0.1
+	done
+	not_ok "scripts/start $* neither ran nor stopped in 60 s: $(tail -n 3 "$tmp/start.out")"
+}
+
+# stop_start [quiet]: SIGTERM to the running start, as Ctrl-C; it must
+# stop its servers and exit.
+stop_start() {
+	local pid=$starter
+	[ -n "$pid" ] || return 0
+	starter=''
+	kill -TERM "$pid" 2>/dev/null
+	for _ in $(seq 200); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		[ -n "${1:-}" ] || not_ok "scripts/start did not stop in 20 s"
+		kill -KILL "$pid" 2>/dev/null
+	fi
+	wait "$pid" 2>/dev/null
+}
+
+# stopped DIR: no server of run folder DIR runs.
+stopped() {
+	! bash "$SRCDIR/scripts/web" status "$1" >/dev/null 2>&1
+}
+
+# free P: nothing listens on 127.0.0.1:P.
+free() {
+	! busy "$1"
+}
+
+# said: what start said about itself and its servers, for a failure.
+said() {
+	grep -E '^(web|start|buffertime|nginx)' "$tmp/start.out" | tail -n 4 | tr '\n' ' '
+}
+
+# saved DIR KEY: KEY's value in DIR/address.
+saved() {
+	sed -n "s|^$2=||p" "$1/address" 2>/dev/null
+}
+
+# conf_base DIR: the links' base in the program's settings of DIR.
+conf_base() {
+	sed -n 's/^base_url = //p' "$1/buffertime.conf" 2>/dev/null
+}
+
+p1=$(free_port) && p2=$(free_port) && p3=$(free_port) && p4=$(free_port) ||
+	{ not_ok "no free ports"; finish; }
+run=$root/run
+
+# ---- the first start: the port it is given is kept --------------------------
+start --port "$p1"
+check "first start runs on $p1: '$url' $(said)" \
+	[ "$url" = "http://127.0.0.1:$p1/" ]
+check "the home page answers" \
+	[ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$url")" = 200 ]
+stop_start
+check "start stopped its servers" stopped "$run"
+check "the port is free again" free "$p1"
+check "run/address keeps port $p1: '$(saved "$run" port)'" [ "$(saved "$run" port)" = "$p1" ]
+
+# ---- a later start: the same port ------------------------------------------
+start
+check "a later start runs on $p1 again: '$url' $(said)" \
+	[ "$url" = "http://127.0.0.1:$p1/" ]
+check "the links still name port $p1: '$(conf_base "$run")'" \
+	[ "$(conf_base "$run")" = "http://127.0.0.1:$p1/" ]
+stop_start
+
+# ---- the port taken: start refuses, and says why and what to do --------------
+hold "$p1"
+start
+check "start with its port taken exits 1: rc '$rc', url '$url'" [ "$rc" = 1 ]
+stop_start
+check "the refusal names port $p1: $(head -n 1 "$tmp/start.out")" \
+	grep -q "port $p1 .*taken" "$tmp/start.out"
+check "the refusal says the links would stop working" \
+	grep -q 'links would stop working' "$tmp/start.out"
+check "the refusal tells of --port and --run-dir" \
+	sh -c "grep -q -- '--port P' '$tmp/start.out' && grep -q -- '--run-dir' '$tmp/start.out'"
+check "no server runs after the refusal" stopped "$run"
+check "no nginx was started: $(cat "$run/nginx.pid" 2>/dev/null)" \
+	[ ! -f "$run/nginx.pid" ]
+check "the refusal keeps port $p1" [ "$(saved "$run" port)" = "$p1" ]
+
+# ---- --port moves it, on purpose -------------------------------------------
+start --port "$p2"
+check "--port $p2 moves the game: '$url' $(said)" \
+	[ "$url" = "http://127.0.0.1:$p2/" ]
+check "moving says the links sent before stop working" \
+	grep -q "links sent before.*stop working" "$tmp/start.out"
+stop_start
+start
+check "the next start keeps $p2: '$url'" [ "$url" = "http://127.0.0.1:$p2/" ]
+stop_start
+
+# ---- another run folder, with a base URL of its own --------------------------
+other=$tmp/other
+start --run-dir "$other" --port "$p3" --base-url http://games.example.org/bt/
+check "--run-dir with a base URL: '$url' $(said)" \
+	[ "$url" = "http://127.0.0.1:$p3/bt/" ]
+stop_start
+check "the main run folder keeps $p2" [ "$(saved "$run" port)" = "$p2" ]
+start --run-dir "$other"
+check "a later start keeps port and path: '$url'" [ "$url" = "http://127.0.0.1:$p3/bt/" ]
+check "a later start keeps the base URL: '$(conf_base "$other")'" \
+	[ "$(conf_base "$other")" = http://games.example.org/bt/ ]
+stop_start
+
+# ---- a run folder from before run/address: the port of its url ---------------
+mkdir -p "$tmp/legacy"
+echo "http://127.0.0.1:$p4/" >"$tmp/legacy/url"
+hold "$p4"
+start --run-dir "$tmp/legacy"
+check "an older run folder keeps the port of its url: rc '$rc', url '$url'" [ "$rc" = 1 ]
+stop_start
+check "the refusal names port $p4" grep -q "port $p4 .*taken" "$tmp/start.out"
+
+finish
