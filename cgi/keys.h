@@ -35,6 +35,7 @@
 	X(deck_assignment) X(deck_shift) X(deck_side) X(deck_ability) \
 	X(discard) X(set_aside) \
 	X(move) X(move_text) X(move_class) X(has_moves) X(table_url) \
+	X(live) X(live_tag) \
 	/* card.html */ \
 	X(card_class) X(card_id) X(card_name) X(card_type) \
 	X(has_target) X(card_target) X(has_leisure) X(card_leisure) \

@@ -27,6 +27,8 @@ web_err page_watch(web *w)
 		         "table.");
 		return WEB_FORBIDDEN;
 	}
+	if (table_fresh(w, 0))
+		return WEB_OK;
 	if (store_load(w->st, w->rq.game, &w->game, &err) != STORE_OK)
 		return web_store_err(w, __func__, &err);
 	/* render: the key is base64url, safe in a URL as it is */
@@ -35,5 +37,6 @@ web_err page_watch(web *w)
 	vals_init(&v);
 	tv = (table_view){ .seat = 0, .at = -1, .lines = w->game.seq,
 	                   .self = self };
+	table_live(w, &tv, &v);
 	return table_render(w, &tv, &v);
 }

@@ -116,7 +116,7 @@ req_rc request_read(request *r, FCGX_Request *fr, const char *prefix)
 	req_rc rc;
 
 	r->sub = NULL;
-	r->game[0] = r->why[0] = r->cookie[0] = '\0';
+	r->game[0] = r->why[0] = r->cookie[0] = r->if_none_match[0] = '\0';
 	r->query.n = r->body.n = 0;
 	read_method(r, fr->envp);
 	if ((rc = read_path(r, fr->envp, prefix)) ||
@@ -125,5 +125,8 @@ req_rc request_read(request *r, FCGX_Request *fr, const char *prefix)
 	c = FCGX_GetParam("HTTP_COOKIE", fr->envp);
 	if (c)
 		snprintf(r->cookie, sizeof r->cookie, "%s", c);
+	c = FCGX_GetParam("HTTP_IF_NONE_MATCH", fr->envp);
+	if (c)
+		snprintf(r->if_none_match, sizeof r->if_none_match, "%s", c);
 	return REQ_OK;
 }

@@ -14,7 +14,8 @@
 enum {
 	REQ_PATH_MAX = 1024,        /* bytes of the path */
 	REQ_CTYPE_MAX = 128,        /* bytes of Content-Type we keep */
-	REQ_ID_MAX = 48             /* bytes of a request id */
+	REQ_ID_MAX = 48,            /* bytes of a request id */
+	REQ_INM_MAX = 1024          /* bytes of If-None-Match we keep */
 };
 
 typedef enum req_method {
@@ -40,6 +41,8 @@ typedef struct request {
 	form query;
 	form body;                          /* empty unless a form POST */
 	char cookie[COOKIE_HEADER_MAX + 1]; /* "" if none */
+	char if_none_match[REQ_INM_MAX + 1]; /* "" if none; cut, if long,
+	                                     * after a whole tag or not */
 	char id[REQ_ID_MAX];                /* request id for the logs */
 	char game[STORE_ID_LEN + 1];        /* route.c: the game in the path */
 	char why[FORM_WHY_MAX];             /* what was wrong, for people */

@@ -14,7 +14,7 @@ static const struct {
 	int status;
 	const char *reason;
 } reasons[] = {
-	{ 200, "OK" }, { 303, "See Other" }, { 400, "Bad Request" },
+	{ 200, "OK" }, { 303, "See Other" }, { 304, "Not Modified" }, { 400, "Bad Request" },
 	{ 403, "Forbidden" }, { 404, "Not Found" },
 	{ 405, "Method Not Allowed" }, { 409, "Conflict" },
 	{ 413, "Content Too Large" }, { 415, "Unsupported Media Type" },
@@ -146,10 +146,19 @@ void resp_send(web *w, FCGX_Stream *stream, int head)
 
 	hdr(h, sizeof h, &len, "Status: %d %s\r\n", r->status,
 	    reason(r->status));
-	hdr(h, sizeof h, &len, "Content-Type: %s\r\n",
-	    r->ctype ? r->ctype : "text/html; charset=utf-8");
-	hdr(h, sizeof h, &len, "Content-Length: %zu\r\n", b ? b->len : 0);
-	if (!r->cacheable)
+	/* A 304 has no body, nor the headers that would describe one. */
+	if (r->status != 304) {
+		hdr(h, sizeof h, &len, "Content-Type: %s\r\n",
+		    r->ctype ? r->ctype : "text/html; charset=utf-8");
+		hdr(h, sizeof h, &len, "Content-Length: %zu\r\n",
+		    b ? b->len : 0);
+	}
+	/* An ETag only on the page it names (never on an error page); the
+	 * browser may keep the page but must ask before showing it again. */
+	if (r->etag[0] && (r->status == 200 || r->status == 304))
+		hdr(h, sizeof h, &len, "ETag: %s\r\nCache-Control: private, "
+		    "no-cache\r\n", r->etag);
+	else if (!r->cacheable)
 		hdr(h, sizeof h, &len, "Cache-Control: no-store\r\n");
 	if (r->allow)
 		hdr(h, sizeof h, &len, "Allow: %s\r\n", r->allow);
@@ -161,6 +170,6 @@ void resp_send(web *w, FCGX_Stream *stream, int head)
 	if (len >= sizeof h)
 		len = sizeof h - 1;
 	FCGX_PutStr(h, (int)len, stream);
-	if (!head && b && b->len)
+	if (!head && r->status != 304 && b && b->len)
 		FCGX_PutStr(b->buf, (int)b->len, stream);
 }

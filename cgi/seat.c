@@ -16,9 +16,23 @@ void seat_cookie_name(const char *id, char *name, size_t cap)
 	snprintf(name, cap, "bt_%s", id);
 }
 
-web_err seat_guard(web *w, int *seat)
+int seat_cookie(const web *w, int *seat, int64_t *gen)
 {
 	char name[48], tok[COOKIE_VALUE_MAX], id[TOKEN_GAME_ID_LEN + 1];
+
+	*seat = 0;
+	seat_cookie_name(w->rq.game, name, sizeof name);
+	if (cookie_get(w->rq.cookie, name, tok, sizeof tok) != COOKIE_OK ||
+	    token_check(&w->keys, tok, id, seat, gen) != TOKEN_OK ||
+	    strcmp(id, w->rq.game) != 0 || *seat < 1) {
+		*seat = 0;
+		return -1;
+	}
+	return 0;
+}
+
+web_err seat_guard(web *w, int *seat)
+{
 	store_error err;
 	int64_t gen;
 	int s;
@@ -26,11 +40,7 @@ web_err seat_guard(web *w, int *seat)
 	*seat = 0;
 	if (store_load(w->st, w->rq.game, &w->game, &err) != STORE_OK)
 		return web_store_err(w, __func__, &err);
-	seat_cookie_name(w->rq.game, name, sizeof name);
-	if (cookie_get(w->rq.cookie, name, tok, sizeof tok) != COOKIE_OK)
-		return WEB_FORBIDDEN;
-	if (token_check(&w->keys, tok, id, &s, &gen) != TOKEN_OK ||
-	    strcmp(id, w->rq.game) != 0 || s < 1 || s > w->game.players ||
+	if (seat_cookie(w, &s, &gen) || s > w->game.players ||
 	    gen != w->game.seats[s - 1].token_gen)
 		return WEB_FORBIDDEN;
 	*seat = s;

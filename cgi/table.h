@@ -72,4 +72,24 @@ web_err table_life(web *w, const table_view *tv, const forms *f, vals *v);
  */
 web_err table_talk(web *w, const table_view *tv, const forms *f, vals *v);
 
+/*
+ * live.c: the table page's ETag.  Reads the mark of game w->rq.game (a
+ * small query, no state) and, for the seat of the request's cookie
+ * (by_cookie; else a spectator), puts the tag of what that view shows
+ * now into w->rs.etag ("" if there is no such game or seat: the page's
+ * own guard then says why).  Returns 1 if the request's If-None-Match
+ * matches it: w->rs is then a 304 Not Modified, the page done; else 0.
+ */
+int table_fresh(web *w, int by_cookie);
+
+/* 1 if the If-None-Match field value matches tag (quoted): "*", or a
+ * list of entity-tags, W/ or not (RFC 9110 weak comparison).  Anything
+ * malformed matches nothing from there on. */
+int live_match(const char *field, const char *tag);
+
+/* Sets the keys of the script that keeps tv's table current
+ * (www/live.js: live, live_tag, static_url, version) in v, for a table
+ * of now with its ETag made. */
+void table_live(web *w, const table_view *tv, vals *v);
+
 #endif

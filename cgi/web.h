@@ -52,6 +52,9 @@ typedef struct resp {
 	int status;                       /* 200, 303, ... */
 	const char *ctype;                /* NULL: text/html; charset=utf-8 */
 	int cacheable;                    /* 0: Cache-Control: no-store */
+	char etag[48];                    /* "" or a 200's or 304's ETag
+	                                   * (quoted), sent with Cache-
+	                                   * Control: private, no-cache */
 	const char *allow;                /* 405: the Allow header */
 	char location[WEB_URL_MAX + 1];   /* "" or a 303's target */
 	char cookie[WEB_COOKIE_MAX + 1];  /* "" or a Set-Cookie value */
@@ -140,6 +143,11 @@ web_err web_store_err(web *w, const char *func, const store_error *err);
  * error.
  */
 web_err seat_guard(web *w, int *seat);
+
+/* The seat and generation of the token in the request's cookie for game
+ * w->rq.game, MAC checked (not yet against the game's seats): 0, or -1
+ * with *seat = 0 if there is none. */
+int seat_cookie(const web *w, int *seat, int64_t *gen);
 
 /* The guard of a game page's POST form: seat_guard, then the form's CSRF
  * token (WEB_BAD_FORM without the seat's own).  An error page's "back"

@@ -130,6 +130,17 @@ static const char *const sql_text[SQL__MAX] = {
 	[SQL_OUTBOX_DROP] =
 		"UPDATE outbox SET dropped = ?2 WHERE id = ?1"
 		" AND sent IS NULL AND dropped IS NULL",
+	[SQL_MARK_BEGIN] = "BEGIN DEFERRED",
+	[SQL_MARK_GAME] =
+		"SELECT g.players, g.seq, g.status, g.sweep_seq, g.sweep_seat,"
+		" g.sweep_card, g.turn_seat, g.turn_since, g.reminders,"
+		" g.rematch, g.updated, s.seat, s.name, s.email <> '',"
+		" s.notify, s.token_gen, s.nudged FROM games AS g"
+		" JOIN seats AS s ON s.game = g.id WHERE g.id = ?1"
+		" ORDER BY s.seat",
+	[SQL_MARK_CHAT] =
+		"SELECT seq, created FROM chat WHERE game = ?1"
+		" ORDER BY seq DESC LIMIT ?2",
 };
 
 store_rc store_fail(store_error *err, store_rc rc, const char *fmt, ...)

@@ -54,6 +54,10 @@ enum sql_stmt {
 	SQL_OUTBOX_LIST,
 	SQL_OUTBOX_RETRY,
 	SQL_OUTBOX_DROP,
+	/* store_mark.c */
+	SQL_MARK_BEGIN,
+	SQL_MARK_GAME,
+	SQL_MARK_CHAT,
 	SQL__MAX
 };
 

@@ -421,6 +421,40 @@ store_rc store_outbox_retry(store *s, int64_t id, int *n, store_error *err);
  * STORE_NOT_FOUND if id is not queued. */
 store_rc store_outbox_drop(store *s, int64_t id, store_error *err);
 
+/*
+ * What a game's table can show that changes, read cheaply (one row per
+ * seat, then the newest messages; no state, no record): the web layer
+ * makes the table page's ETag of it (cgi/live.c).  Everything a page
+ * shows must change with something here, or the page would be kept
+ * stale; last_seen and digest_sent are left out, as the table does not
+ * show them and they change without anything to see.
+ */
+enum { STORE_MARK_CHATS = 32 };      /* newest messages a mark holds */
+
+typedef struct store_mark {
+	int players, seq;
+	bt_status status;
+	int sweep_seat;                     /* a pending look's seat, 0: none */
+	char sweep_card[8];                 /* its card ("" if none) */
+	int turn_seat, reminders;
+	int64_t turn_since, updated;
+	char rematch[STORE_ID_LEN + 1];
+	struct {
+		char name[BT_NAME_BYTES_MAX + 1];
+		int has_email;
+		store_notify notify;
+		int64_t token_gen, nudged;
+	} seats[BT_MAX_PLAYERS];
+	int chat_last;                      /* seq of the newest message, -1 */
+	int chats;                          /* times in chat_created, */
+	int64_t chat_created[STORE_MARK_CHATS];  /* newest first */
+} store_mark;
+
+/* Reads the mark of game id with its newest chats (0..STORE_MARK_CHATS)
+ * messages' times.  STORE_NOT_FOUND if there is no such game. */
+store_rc store_mark_get(store *s, const char *id, int chats, store_mark *m,
+                        store_error *err);
+
 /* Text for a return code ("conflict"). */
 const char *store_rc_name(store_rc rc);
 
