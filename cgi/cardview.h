@@ -17,7 +17,14 @@ web_err card_draw(web *w, out *o, bt_card c, const char *form_html,
 /* Appends the cards c[0..n-1], in that order, to o. */
 web_err cards_draw(web *w, out *o, const bt_card *c, int n);
 
-/* What an Ability card's kind does, in words ("" for other cards). */
+/* What an Ability card's kind does, as short as the card's text (the
+ * engine's words; "" for other cards). */
 const char *card_kind_text(bt_card c);
+
+enum { CARD_ANCHOR_MAX = 48 };
+
+/* The rules page's anchor of Ability kind k ("ability-sensor-sweep"),
+ * into buf (cap bytes, at least 9). */
+void card_kind_anchor(bt_kind k, char *buf, size_t cap);
 
 #endif

@@ -22,4 +22,5 @@ const char *const web_tpl_files[TPL__MAX] = {
 	[TPL_FEED] = "feed.xml",
 	[TPL_TALK] = "talk.html",
 	[TPL_HISTORY] = "history.html",
+	[TPL_RULES] = "rules.html",
 };

@@ -9,9 +9,10 @@
 #define WEB_KEYS(X) \
 	/* layout.html */ \
 	X(title) X(static_url) X(version) X(home_url) X(main) \
+	X(rules_url) \
 	/* error.html */ \
 	X(err_title) X(err_text) X(has_hint) X(err_hint) X(request_id) \
-	X(has_back) X(back_url) \
+	X(has_back) X(back_url) X(has_rule_link) X(rule_url) \
 	/* home.html */ \
 	X(new_url) X(has_message) X(message) X(remind_hours) \
 	X(players_opt) X(players_value) X(players_sel) \
@@ -40,7 +41,8 @@
 	X(card_class) X(card_id) X(card_name) X(card_type) \
 	X(has_target) X(card_target) X(has_leisure) X(card_leisure) \
 	X(has_effort) X(card_effort) X(has_officers) X(card_officers) \
-	X(has_text) X(card_text) X(card_form) \
+	X(has_text) X(card_text) X(card_form) X(card_meaning) \
+	X(card_rules_url) \
 	/* form.html */ \
 	X(form_url) X(csrf) X(seq) X(action) X(has_card) X(card) \
 	X(choices) X(form_label) X(form_class) X(has_note) X(form_note) \
@@ -73,7 +75,15 @@
 	/* history.html (also table_url, you_name, you_seat) */ \
 	X(hist) X(hist_class) X(hist_no) X(hist_who) X(hist_text) \
 	X(hist_url) X(hist_link) X(hist_when) X(hist_iso) X(has_hist) \
-	X(hist_cut) X(hist_cut_text) X(hist_moves) X(start_url)
+	X(hist_cut) X(hist_cut_text) X(hist_moves) X(start_url) \
+	/* rules.html (also rules_url) */ \
+	X(min_players) X(max_players) X(deck_size) X(set_aside_n) \
+	X(deal_abilities) X(hand_sides) X(reprimand_at) \
+	X(goal_row) X(goal_players) X(goal_value) \
+	X(kind) X(kind_anchor) X(kind_name) X(kind_ids) X(kind_text) \
+	X(sidecard) X(side_id) X(side_name) X(side_t) X(side_l) \
+	X(asgcard) X(asg_id) X(asg_name) X(asg_t) X(asg_l) \
+	X(shiftcard) X(shift_ids) X(shift_name) X(shift_icons)
 
 #define WEB_KEY_ENUM(n) K_##n,
 typedef enum web_key { WEB_KEYS(WEB_KEY_ENUM) K__MAX } web_key;
@@ -98,6 +108,7 @@ typedef enum web_tpl {
 	TPL_FEED,      /* a seat's Atom feed (XML, escaped the same way) */
 	TPL_TALK,      /* the table talk panel of a seat's table */
 	TPL_HISTORY,   /* every action of a game in words */
+	TPL_RULES,     /* how to play, from the engine's facts */
 	TPL__MAX
 } web_tpl;
 

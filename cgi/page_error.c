@@ -51,6 +51,22 @@ static const struct {
 		"server's operator the request id below." },
 };
 
+/* The section of the rules page that explains a rule of RULES.md. */
+static const char *rule_anchor(int rule)
+{
+	switch (rule) {
+	case 1: return "#goal";
+	case 3: return "#setup";
+	case 4: return "#round";
+	case 5: case 6: return "#actions";
+	case 7: return "#officers";
+	case 8: return "#end";
+	case 9: return "#abilities";
+	case 10: return "#table";
+	default: return "";
+	}
+}
+
 /* The last resort: a plain-text body that needs no template. */
 static void fallback(web *w, int status, const char *title)
 {
@@ -66,7 +82,7 @@ static void fallback(web *w, int status, const char *title)
 
 void page_error(web *w, web_err e)
 {
-	char back[WEB_URL_MAX + 1];
+	char back[WEB_URL_MAX + 1], rule[WEB_URL_MAX + 1];
 	vals v;
 	tmpl_data d;
 
@@ -83,6 +99,11 @@ void page_error(web *w, web_err e)
 	vals_set(&v, K_err_hint, errors[e].hint);
 	vals_show(&v, K_has_hint, errors[e].hint != NULL);
 	vals_set(&v, K_request_id, w->rq.id);
+	/* a refused move links to the rules that refuse it */
+	snprintf(rule, sizeof rule, "%srules%s", w->cf->prefix,
+	         rule_anchor(w->rule));
+	vals_set(&v, K_rule_url, rule);
+	vals_show(&v, K_has_rule_link, e == WEB_ILLEGAL);
 	if (w->back) {
 		snprintf(back, sizeof back, "%s%s", w->cf->prefix, w->back);
 		vals_set(&v, K_back_url, back);

@@ -33,6 +33,7 @@ void resp_reset(web *w)
 {
 	w->rs = (resp){ .status = 200, .body = &w->page };
 	w->why[0] = '\0';
+	w->rule = 0;
 	w->back = NULL;
 	out_reset(&w->page);
 	out_reset(&w->main);
@@ -51,6 +52,34 @@ void web_log(const web *w, const char *func, const char *fmt, ...)
 	fprintf(stderr, "buffertime.fcgi: %s %s: %s\n", w->rq.id, func, msg);
 }
 
+/* The store says why the rules refuse a move as "rule R6: it is seat
+ * 2's turn..." (the tools show it so); players read the words alone,
+ * as a sentence, and the rule becomes a link to the rules page
+ * (w->rule). */
+static void plain_why(web *w, const char *why)
+{
+	const char *s = why;
+	int rule = 0;
+
+	if (strncmp(s, "rule R", 6) == 0) {
+		s += 6;
+		while (*s >= '0' && *s <= '9' && rule < 100)
+			rule = rule * 10 + (*s++ - '0');
+		if (strncmp(s, ": ", 2) == 0) {
+			s += 2;
+			w->rule = rule;
+		} else {
+			s = why;
+		}
+	}
+	snprintf(w->why, sizeof w->why, "%s", s);
+	if (w->why[0] >= 'a' && w->why[0] <= 'z')
+		w->why[0] = (char)(w->why[0] - 'a' + 'A');
+	size_t n = strlen(w->why);
+	if (n > 0 && n + 1 < sizeof w->why && w->why[n - 1] != '.')
+		memcpy(w->why + n, ".", 2);
+}
+
 web_err web_store_err(web *w, const char *func, const store_error *err)
 {
 	switch (err->rc) {
@@ -62,7 +91,7 @@ web_err web_store_err(web *w, const char *func, const store_error *err)
 		web_log(w, func, "store busy: %s", err->why);
 		return WEB_BUSY;
 	case STORE_ILLEGAL:
-		snprintf(w->why, sizeof w->why, "%s", err->why);
+		plain_why(w, err->why);
 		return WEB_ILLEGAL;
 	default:
 		web_log(w, func, "store %s: %s", store_rc_name(err->rc),
@@ -74,7 +103,7 @@ web_err web_store_err(web *w, const char *func, const store_error *err)
 web_err resp_page(web *w, int status, const char *title, web_tpl tpl,
                   const tmpl_data *d)
 {
-	char stat[CONF_URL_MAX + 16];
+	char stat[CONF_URL_MAX + 16], rules[CONF_URL_MAX + 16];
 	tmpl_rc rc;
 	vals v;
 	tmpl_data ld;
@@ -92,6 +121,8 @@ web_err resp_page(web *w, int status, const char *title, web_tpl tpl,
 	 * of the program must name them anew. */
 	vals_set(&v, K_version, BT_VERSION);
 	vals_set(&v, K_home_url, w->cf->prefix);
+	snprintf(rules, sizeof rules, "%srules", w->cf->prefix);
+	vals_set(&v, K_rules_url, rules);
 	vals_set(&v, K_main, out_str(&w->main));
 	ld = vals_data(&v);
 	out_reset(&w->page);

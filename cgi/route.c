@@ -30,6 +30,7 @@ static const struct route {
 	  "GET, HEAD, POST" },
 	{ M_GET | M_HEAD, "g/*/feed", NULL, page_feed, "GET, HEAD" },
 	{ M_GET | M_HEAD, "games", NULL, page_games, "GET, HEAD" },
+	{ M_GET | M_HEAD, "rules", NULL, page_rules, "GET, HEAD" },
 	{ M_GET | M_HEAD, "g/*/history", NULL, page_history, "GET, HEAD" },
 	{ M_POST, "g/*/say", NULL, page_say, "POST" },
 	{ M_POST, "g/*/nudge", NULL, page_nudge, "POST" },

@@ -262,6 +262,7 @@ web_err table_render(web *w, const table_view *tv, vals *v)
 {
 	static table_ctx t;
 	static forms f;
+	char rules[WEB_URL_MAX];
 	char turn[192], pct[16], you[48], at[128], title[224];
 	web_err e;
 	tmpl_data d;
@@ -285,6 +286,8 @@ web_err table_render(web *w, const table_view *tv, vals *v)
 	turn_text(&t, v, turn, sizeof turn);
 	viewer(&t, v, you, sizeof you, at, sizeof at);
 	vals_set(v, K_table_url, tv->self);
+	snprintf(rules, sizeof rules, "%srules", w->cf->prefix);
+	vals_set(v, K_rules_url, rules);
 	vals_rows(v, K_move, t.m.n);
 	vals_show(v, K_has_moves, t.m.n > 0);
 	v->row = table_row;

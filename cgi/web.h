@@ -71,6 +71,7 @@ typedef struct web {
 	request rq;
 	resp rs;
 	char why[WEB_WHY_MAX];            /* detail of an error, for people */
+	int rule;                         /* RULES.md rule of a refused move */
 	const char *back;                 /* an error page's "back" link */
 	store_game game;                  /* the game the request is about */
 	unsigned long served;
@@ -94,6 +95,7 @@ page_fn page_say;       /* POST PREFIX g/ID/say         */
 page_fn page_nudge;     /* POST PREFIX g/ID/nudge       */
 page_fn page_again;     /* POST PREFIX g/ID/again       */
 page_fn page_watch;     /* GET  PREFIX g/ID/watch?k=KEY */
+page_fn page_rules;     /* GET  PREFIX rules            */
 
 /* ---- route.c -------------------------------------------------------- */
 

@@ -607,6 +607,7 @@ int compose_seat(const compose_ctx *c, const store_game *g, int seat,
 	seat_link(&l);
 	put(&l.t, "\nTake your turn whenever it suits you: an email tells "
 	    "you when it is your turn.\n");
+	put(&l.t, "\nNew to the game? How to play: %srules\n", c->base_url);
 	return letter_close(&l);
 }
 

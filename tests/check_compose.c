@@ -738,6 +738,11 @@ START_TEST(test_utf8_names_in_subjects)
 	ck_assert_ptr_nonnull(strstr(m.body, "Hello Zoë,\n"));
 	ck_assert_ptr_nonnull(strstr(m.body, "You have seat 1 in a new game"));
 	ck_assert_ptr_nonnull(strstr(m.body, "🖖🖖 goes first."));
+	/* a newcomer's first email says where the rules are */
+	char rules[128];
+	snprintf(rules, sizeof rules, "\nNew to the game? How to play: %srules\n",
+	         BASE);
+	ck_assert_ptr_nonnull(strstr(m.body, rules));
 	assert_clean(m.subject, 1);
 	assert_clean(m.body, 0);
 	assert_links(&g, 1, m.body);
@@ -747,6 +752,7 @@ START_TEST(test_utf8_names_in_subjects)
 	ck_assert_msg(strncmp(m.subject, "Buffer Time: rematch with Zoë",
 	                      30) == 0, "%s", m.subject);
 	ck_assert_ptr_nonnull(strstr(m.body, "You go first."));
+	ck_assert_ptr_nonnull(strstr(m.body, rules));    /* a rematch too */
 	ck_assert_int_eq(compose_seat(&cc, &g, 4, NULL, &m), 0);   /* no address */
 	/* a nudge from the long name: cut, still whole characters */
 	fixture_clock(g.turn_since + 3 * 86400 + 5);

@@ -175,6 +175,8 @@ for s in 1 2 3; do
 		finish
 	fi
 	headers_ok "$f" "new-game email to seat $s"
+	check "the new-game email to seat $s links to how to play" \
+		grep -qF "New to the game? How to play: ${base}rules" "$f"
 	follow "$s" "$f"
 done
 first_game=$game
@@ -366,5 +368,17 @@ check "the digest tells Brad's move" grep -q 'Brad' "${f:-/dev/null}"
 check "and whose turn it is" grep -qi 'your turn' "${f:-/dev/null}"
 deliver "$(( $(date +%s) + 26 * 3600 ))"
 check "one digest a day" [ -z "$(fresh_for "${email[3]}" digest)" ]
+
+# --- plain words: no rule code (R6) or tool name in any email's body -----------
+# (the headers and the links, with their tokens, are left out)
+codes=0
+for f in "$maildir"/*.eml; do
+	if sed '1,/^\r\{0,1\}$/d' "$f" | sed 's|https\{0,1\}://[^[:space:]]*||g' |
+		grep -qE '(^|[^A-Za-z0-9_])R[0-9]+([^A-Za-z0-9_]|$)|buffertime '; then
+		not_ok "a rule code or tool name in ${f##*/}: $(grep -m1 -E 'R[0-9]|buffertime ' "$f")"
+		codes=$((codes + 1))
+	fi
+done
+check "plain words in every email (a rule code or tool name in $codes)" [ "$codes" = 0 ]
 
 finish
