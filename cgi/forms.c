@@ -6,9 +6,13 @@
 
 #include "describe.h"
 #include "forms.h"
+#include "offer.h"
 #include "vals.h"
 
-enum { OPTS_MAX = BT_HANDABLE_COUNT + BT_MAX_PLAYERS };
+enum {
+	OPTS_MAX = BT_HANDABLE_COUNT + BT_MAX_PLAYERS,
+	ORDERS_MAX = 6             /* arrangements of 3 cards */
+};
 
 /* A choice a kind asks for: which arg[] it fills and how it is shown. */
 typedef struct choice {
@@ -16,22 +20,21 @@ typedef struct choice {
 	int seat;                   /* 1: a seat number, 0: a card */
 } choice;
 
-/* Per Ability kind: the form's action word, its choices (arg1, arg2) and
- * a note; kinds without a row are plain "special" plays. */
+/* Per Ability kind: the form's action word, its button and its choices
+ * (arg1, arg2); kinds without a row are plain "special" plays. */
 static const struct {
-	const char *action, *button, *note;
+	const char *action, *button;
 	int nchoices;
 	choice c[FORMS_ARGS];
 } kinds[BT_KIND__MAX] = {
-	[BT_COVER_STORY] = { "special", NULL, NULL, 1,
+	[BT_COVER_STORY] = { "special", NULL, 1,
 		{ { "arg1", "Officer", 0 } } },
-	[BT_SCALE_BACK] = { "special", NULL, NULL, 1,
+	[BT_SCALE_BACK] = { "special", NULL, 1,
 		{ { "arg1", "Side Project", 0 } } },
-	[BT_HAND_OFF] = { "special", NULL, NULL, 2,
+	[BT_HAND_OFF] = { "special", NULL, 2,
 		{ { "arg1", "Card to give", 0 }, { "arg2", "to", 1 } } },
-	[BT_SENSOR_SWEEP] = { "look", "Look at the top of the Shift Deck",
-		"Once you look you must finish: you choose the order next.",
-		0, { { NULL, NULL, 0 } } },
+	[BT_SENSOR_SWEEP] = { "look", "Look at the top of the Shift Deck", 0,
+		{ { NULL, NULL, 0 } } },
 };
 
 /* The options of one select, as the select template reads them. */
@@ -136,23 +139,21 @@ web_err forms_init(web *w, int seat, forms *f)
 
 web_err forms_turn(web *w, const forms *f, out *o, int *count)
 {
-	char pct[16], note[96];
-	int num, den;
+	static char note[OFFER_MAX];
+	const bt_game *g = &w->game.state;
 	web_err e = WEB_OK;
 
 	*count = 0;
 	for (int i = 0; i < f->n && e == WEB_OK; i++) {
 		form_spec s = { 0 };
 		if (f->legal[i].verb == BT_WORK) {
-			bt_risk(&w->game.state, f->seat, &num, &den);
-			forms_percent(num, den, pct, sizeof pct);
-			snprintf(note, sizeof note, "Chance of a reprimand: %s "
-			         "(%d in %d)", pct, num, den);
+			offer_work(g, f->seat, note, sizeof note);
 			s = (form_spec){ "work", NULL, "Get to work",
-			                 "work primary", den ? note : NULL, "" };
+			                 "work primary", note, "" };
 		} else if (f->legal[i].verb == BT_LOG) {
+			offer_log(g, note, sizeof note);
 			s = (form_spec){ "log", NULL, "Log the completed "
-			                 "assignment", "log primary", NULL, "" };
+			                 "assignment", "log primary", note, "" };
 		} else {
 			continue;
 		}
@@ -196,6 +197,7 @@ static void collect(web *w, const forms *f, bt_card c, int k,
 web_err forms_card(web *w, const forms *f, bt_card c, out *o, int *any)
 {
 	static opts op;
+	static char note[OFFER_MAX];
 	const bt_card_info *k = bt_card_get(c);
 	char label[80];
 	form_spec s = { "special", k->id, label, NULL, NULL, NULL };
@@ -208,13 +210,14 @@ web_err forms_card(web *w, const forms *f, bt_card c, out *o, int *any)
 	if (!legal)
 		return WEB_OK;
 	snprintf(label, sizeof label, "Play %s", k->name);
+	offer_card(&w->game.state, c, note, sizeof note);
+	s.note = note[0] ? note : NULL;
 	out_reset(&w->frag[2]);
 	if (k->type == BT_TYPE_SIDE) {
 		s.action = "side";
 		s.label = "Start this Side Project";
 	} else if (kinds[k->kind].action) {
 		s.action = kinds[k->kind].action;
-		s.note = kinds[k->kind].note;
 		if (kinds[k->kind].button)
 			s.label = kinds[k->kind].button;
 		for (int j = 0; j < kinds[k->kind].nchoices && !e; j++) {
@@ -230,31 +233,93 @@ web_err forms_card(web *w, const forms *f, bt_card c, out *o, int *any)
 	return e;
 }
 
+/* The orders a sweep may leave: every arrangement of the seen cards
+ * whose cards in words differ, so two equal cards never give two choices
+ * that look alike; the first is the order they lie in now. */
+typedef struct orders {
+	int n;
+	char value[ORDERS_MAX][16];             /* "S08-S23-S09" */
+	char text[ORDERS_MAX][DESCRIBE_MAX];
+} orders;
+
+static const int perms[ORDERS_MAX][BT_SWEEP_CARDS] = {
+	{ 0, 1, 2 }, { 0, 2, 1 }, { 1, 0, 2 },
+	{ 1, 2, 0 }, { 2, 0, 1 }, { 2, 1, 0 },
+};
+
+static void order_add(const bt_game *g, const bt_card *top, int n,
+                      const int *perm, orders *o)
+{
+	char words[BT_SWEEP_CARDS][DESCRIBE_MAX / 4], text[DESCRIBE_MAX];
+	char value[16] = "";
+
+	text[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		bt_card c = top[perm[i]];
+		describe_card(c, words[i], sizeof words[i]);
+		size_t len = strlen(text), vl = strlen(value);
+		snprintf(text + len, sizeof text - len, "%s%d. %s",
+		         i ? ", " : "", i + 1, words[i]);
+		snprintf(value + vl, sizeof value - vl, "%s%s", i ? "-" : "",
+		         bt_card_get(c)->id);
+	}
+	for (int k = 0; k < o->n; k++)
+		if (strncmp(o->text[k], text, strlen(text)) == 0)
+			return;      /* the same cards in words: no new choice */
+	if (bt_draw_reprimands(g, top[perm[0]])) {
+		size_t len = strlen(text);
+		snprintf(text + len, sizeof text - len, " (the next draw "
+		         "brings a reprimand)");
+	}
+	snprintf(o->value[o->n], sizeof o->value[0], "%s", value);
+	snprintf(o->text[o->n], sizeof o->text[0], "%s%s", text,
+	         o->n == 0 ? " (as they lie now)" : "");
+	o->n++;
+}
+
+static const char *order_row(void *ctx, int key, int i)
+{
+	const orders *o = ctx;
+
+	if (i < 0 || i >= o->n)
+		return NULL;
+	switch (key) {
+	case K_ord_value: return o->value[i];
+	case K_ord_text: return o->text[i];
+	case K_ord_checked: return i == 0 ? " checked" : "";
+	default: return NULL;
+	}
+}
+
 web_err forms_order(web *w, const forms *f, out *o)
 {
-	static opts op;
-	static const char *const fields[BT_SWEEP_CARDS] = { "o1", "o2", "o3" };
-	static const char *const labels[BT_SWEEP_CARDS] = {
-		"Top", "Second", "Third"
-	};
-	const bt_pile *d = &w->game.state.shift_deck;
+	static orders ord;
+	const bt_game *g = &w->game.state;
+	const bt_pile *d = &g->shift_deck;
 	int n = d->n < BT_SWEEP_CARDS ? d->n : BT_SWEEP_CARDS;
 	form_spec s = { "order", NULL, "Put them back in this order", NULL,
-	                NULL, NULL };
-	web_err e = WEB_OK;
+	                "Only you see these cards. Equal cards are one "
+	                "choice: their order changes nothing.", NULL };
+	bt_card top[BT_SWEEP_CARDS];
+	web_err e;
+	vals v;
 
+	for (int i = 0; i < n; i++)
+		top[i] = d->c[d->n - 1 - i];
+	ord.n = 0;
+	for (int p = 0; p < ORDERS_MAX; p++) {
+		int fits = 1;
+		for (int i = 0; i < n; i++)
+			fits &= perms[p][i] < n;
+		if (fits)
+			order_add(g, top, n, perms[p], &ord);
+	}
 	out_reset(&w->frag[2]);
-	op.n = n;
-	for (int i = 0; i < n; i++) {
-		bt_card c = d->c[d->n - 1 - i];
-		snprintf(op.value[i], sizeof op.value[0], "%s",
-		         bt_card_get(c)->id);
-		describe_card(c, op.text[i], sizeof op.text[0]);
-	}
-	for (int i = 0; i < n && e == WEB_OK; i++) {
-		op.sel = i;      /* as they lie now */
-		e = select_draw(w, &w->frag[2], fields[i], labels[i], &op);
-	}
+	vals_init(&v);
+	vals_rows(&v, K_ord, ord.n);
+	v.row = order_row;
+	v.ctx = &ord;
+	e = render(w, TPL_ORDER, &w->frag[2], &v, "order");
 	s.choices = out_str(&w->frag[2]);
 	return e == WEB_OK ? form_draw(w, f, o, &s) : e;
 }

@@ -16,6 +16,7 @@ const char *const web_tpl_files[TPL__MAX] = {
 	[TPL_CARD] = "card.html",
 	[TPL_FORM] = "form.html",
 	[TPL_SELECT] = "select.html",
+	[TPL_ORDER] = "order.html",
 	[TPL_SETTINGS] = "settings.html",
 	[TPL_UNSUB] = "unsub.html",
 	[TPL_GAMES] = "games.html",

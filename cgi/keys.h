@@ -28,7 +28,7 @@
 	X(effort) X(target) X(effort_w) X(effort_class) \
 	X(officers) X(officers_max) X(pip) X(pip_class) \
 	X(leisure) X(goal) X(leisure_w) \
-	X(has_risk) X(risk_pct) X(risk_num) X(risk_den) X(risk_class) \
+	X(has_risk) X(risk_pct) X(risk_detail) X(risk_class) X(effort_live) \
 	X(my_turn) X(turn_forms) X(sweeping) X(sweep_cards) X(sweep_form) \
 	X(you_name) X(you_seat) X(hand) X(has_hand) \
 	X(duty) X(has_duty) X(sides) X(has_sides) X(stack) X(has_stack) \
@@ -48,6 +48,8 @@
 	X(choices) X(form_label) X(form_class) X(has_note) X(form_note) \
 	/* select.html */ \
 	X(sel_label) X(sel_name) X(opt) X(opt_value) X(opt_text) X(opt_sel) \
+	/* order.html: a Sensor Sweep's orders, one radio button each */ \
+	X(ord) X(ord_value) X(ord_text) X(ord_checked) \
 	/* settings.html (also has_notice, notice, csrf, table_url, you_*) */ \
 	X(settings_url) X(settings_email) X(has_email) X(settings_feed) \
 	X(notify_opt) X(notify_value) X(notify_text) X(notify_help) \
@@ -102,6 +104,7 @@ typedef enum web_tpl {
 	TPL_CARD,      /* one card, drawn */
 	TPL_FORM,      /* one action form */
 	TPL_SELECT,    /* one choice of a form */
+	TPL_ORDER,     /* the orders a Sensor Sweep may leave */
 	TPL_SETTINGS,  /* a seat's email setting and feed */
 	TPL_UNSUB,     /* stop a seat's email (one-click) */
 	TPL_GAMES,     /* every game this browser holds a seat in */

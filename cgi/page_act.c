@@ -110,11 +110,12 @@ static web_err d_look(web *w, int seat, bt_action *a)
 	return WEB_OK;
 }
 
-/* The order of a pending sweep: o1..oN, top first. */
+/* The order of a pending sweep: order=S08-S23-S09, top first, exactly
+ * as many ids as the sweep saw. */
 static web_err d_order(web *w, int seat, bt_action *a)
 {
-	static const char *const fields[BT_SWEEP_CARDS] = { "o1", "o2", "o3" };
 	const store_game *g = &w->game;
+	const char *v = form_get(&w->rq.body, "order");
 	int n = g->state.shift_deck.n;
 
 	if (g->sweep_card == BT_NO_CARD || g->sweep_seat != seat) {
@@ -127,11 +128,14 @@ static web_err d_order(web *w, int seat, bt_action *a)
 	*a = (bt_action){ .seat = (uint8_t)seat, .verb = BT_SPECIAL,
 	                  .card = g->sweep_card, .nargs = (uint8_t)n };
 	for (int i = 0; i < n; i++) {
-		bt_card c = card_field(&w->rq.body, fields[i]);
-		if (c == BT_NO_CARD)
+		/* each id is 3 characters, then '-' or the end */
+		bt_card c = v && strlen(v) >= 3 ? bt_card_parse(v, 3)
+		            : BT_NO_CARD;
+		if (c == BT_NO_CARD || v[3] != (i == n - 1 ? '\0' : '-'))
 			return bad(w, "The form did not give the order of "
 			           "every card.");
 		a->arg[i] = c;
+		v += 4;
 	}
 	return WEB_OK;
 }

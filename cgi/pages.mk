@@ -18,7 +18,7 @@ buffertime_fcgi_SOURCES = \
 dist_template_DATA = \
 	templates/layout.html templates/error.html templates/home.html \
 	templates/created.html templates/table.html templates/card.html \
-	templates/form.html templates/select.html \
+	templates/form.html templates/select.html templates/order.html \
 	templates/settings.html templates/unsub.html templates/games.html \
 	templates/feed.xml \
 	templates/talk.html templates/history.html templates/rules.html

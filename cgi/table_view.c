@@ -122,7 +122,7 @@ static void turn_text(table_ctx *t, vals *v, char *buf, size_t cap)
 /* A bar's width class: 0..100 in steps of 5. */
 static long bar(int value, int whole)
 {
-	long pct = whole > 0 ? (long)value * 100 / whole : 100;
+	long pct = whole > 0 ? (long)value * 100 / whole : 0;
 
 	pct = pct < 0 ? 0 : pct > 100 ? 100 : pct;
 	return pct / 5 * 5;
@@ -144,16 +144,39 @@ static void seat_risk(const store_game *sg, int seat, int *num, int *den)
 	bt_risk(&g, seat, num, den);
 }
 
+/* The risk gauge's figure and its words, true in every state: a known
+ * next card (a sweep, the last card) is certain or safe, not "1 in 1". */
+static void risk_words(const bt_game *g, int num, int den, char *pct,
+                       size_t pcap, char *detail, size_t dcap)
+{
+	const char *which = g->shift_deck.n == 1
+	                    ? "Only one Shift card is left"
+	                    : "You know the next Shift card";
+
+	if (den == 1) {
+		snprintf(pct, pcap, "%s", num ? "Certain" : "None");
+		snprintf(detail, dcap, "%s: it %s.", which, num
+		         ? "brings a reprimand" : "brings no reprimand");
+		return;
+	}
+	forms_percent(num, den, pct, pcap);
+	snprintf(detail, dcap, "%d of the %d Shift cards that may come next "
+	         "would bring the Officers to %d: a reprimand. From what you "
+	         "know.", num, den, BT_REPRIMAND_OFFICERS);
+}
+
 static void gauges(table_ctx *t, vals *v, char *pct, size_t cap)
 {
+	static char detail[256];
 	const bt_game *g = &t->w->game.state;
 	int num, den;
 
+	vals_show(v, K_effort_live, g->status == BT_PLAYING);
 	vals_int(v, K_effort, g->effort);
 	vals_int(v, K_target, g->target);
 	vals_int(v, K_effort_w, bar(g->effort, g->target));
-	vals_set(v, K_effort_class, g->target > 0 && g->effort >= g->target
-	         ? "reached" : "");
+	vals_set(v, K_effort_class, g->status == BT_PLAYING && g->target > 0
+	         && g->effort >= g->target ? "reached" : "");
 	vals_int(v, K_officers, g->officers);
 	vals_int(v, K_officers_max, BT_REPRIMAND_OFFICERS);
 	vals_rows(v, K_pip, BT_REPRIMAND_OFFICERS);
@@ -162,10 +185,9 @@ static void gauges(table_ctx *t, vals *v, char *pct, size_t cap)
 	vals_int(v, K_leisure_w, bar(g->leisure, bt_goal(g)));
 	seat_risk(&t->w->game, t->tv->seat, &num, &den);
 	vals_show(v, K_has_risk, g->status == BT_PLAYING && den > 0);
-	forms_percent(num, den, pct, cap);
+	risk_words(g, num, den, pct, cap, detail, sizeof detail);
 	vals_set(v, K_risk_pct, pct);
-	vals_int(v, K_risk_num, num);
-	vals_int(v, K_risk_den, den);
+	vals_set(v, K_risk_detail, detail);
 	vals_set(v, K_risk_class, num == 0 ? "safe" : num * 4 >= den
 	         ? "high" : "some");
 }

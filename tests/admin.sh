@@ -362,7 +362,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
 	run admin --db "$tmp/bad.db" show "$imp_example"
 	expect_rc "show of a damaged game" 1
 else
-	echo "SKIP: no sqlite3 command: the tests that edit a database did not run"
+	not_ok "no sqlite3 command (scripts/install-deps installs it): the tests that edit a database did not run"
 fi
 
 # ---- which database -------------------------------------------------------

@@ -3,7 +3,9 @@
  * tests/data/web-rigged.rec (every verb, all nine Ability kinds, a
  * reprimand, the end) described from the states around it, as each seat
  * and as nobody, against the golden file tests/data/describe.exp.  Also
- * that no description shows a seat what R10 hides from it.
+ * that no description shows a seat what R10 hides from it, and the line
+ * each offered action carries (cgi/offer.c) in every state of whole
+ * games: the engine's figures, plain words, no rule codes.
  *
  * To refresh the golden file after a deliberate change of wording:
  *	DESCRIBE_WRITE=1 CK_FORK=no tests/check_describe |
@@ -17,6 +19,7 @@
 
 #include "fixture.h"
 #include "describe.h"
+#include "offer.h"
 #include "rig.h"
 #include "store.h"
 #include "utf8.h"
@@ -167,6 +170,93 @@ START_TEST(test_cards)
 }
 END_TEST
 
+/* 1 if text names a rule by its code ("R7") or holds a control byte. */
+static int has_code(const char *text)
+{
+	for (const char *p = text; *p; p++)
+		if ((p[0] == 'R' && p[1] >= '0' && p[1] <= '9') ||
+		    (unsigned char)*p < 0x20)
+			return 1;
+	return 0;
+}
+
+/* The lines of every action offered in state g agree with the engine. */
+static void check_offers(const bt_game *g, const bt_action *legal, int n)
+{
+	char line[OFFER_MAX], want[96];
+	bt_stake st;
+	bt_gain gain;
+
+	bt_reprimand_stake(g, &st);
+	bt_log_gain(g, &gain);
+	for (int i = 0; i < n; i++) {
+		const bt_action *a = &legal[i];
+		if (a->verb == BT_WORK)
+			offer_work(g, g->turn, line, sizeof line);
+		else if (a->verb == BT_LOG)
+			offer_log(g, line, sizeof line);
+		else
+			offer_card(g, a->card, line, sizeof line);
+		ck_assert_msg(line[0] != '\0' && !has_code(line),
+		              "offer %d: '%s'", i, line);
+		if (a->verb == BT_LOG) {
+			snprintf(want, sizeof want, "(total %d of %d)",
+			         gain.total, bt_goal(g));
+			ck_assert_msg(strstr(line, want), "log: '%s'", line);
+			ck_assert_int_eq(strstr(line, "the crew wins") != NULL,
+			                 gain.wins);
+		}
+		if (a->verb == BT_WORK && strstr(line, "would cost"))
+			ck_assert_int_eq(strstr(line, "and the game") != NULL ||
+			                 strstr(line, "cost the game") != NULL,
+			                 st.game_lost);
+	}
+}
+
+/* Whole games, always the first or the last legal action: both reach
+ * the end (a loss with the Assignment Deck empty, or a win). */
+START_TEST(test_offers)
+{
+	static bt_action legal[BT_MAX_LEGAL];
+	uint8_t key[BT_KEY_BYTES] = { (uint8_t)_i };
+	bt_game g;
+	bt_error err;
+	int games_lost_stake = 0;
+
+	for (int players = 2; players <= 6; players++) {
+		ck_assert_int_eq(bt_game_new(&g, players, 1, key, &err), 0);
+		while (g.status == BT_PLAYING && g.actions < 2000) {
+			int n = bt_legal(&g, legal, BT_MAX_LEGAL);
+			check_offers(&g, legal, n);
+			bt_stake st;
+			bt_reprimand_stake(&g, &st);
+			games_lost_stake += st.game_lost;
+			ck_assert_int_eq(bt_apply(&g, &legal[_i % 2 ? n - 1 : 0],
+			                          &err), 0);
+		}
+	}
+	ck_assert_msg(games_lost_stake > 0, "no state where a reprimand "
+	              "would lose the game");
+}
+END_TEST
+
+/* The risk in words: a known next card is certain or safe. */
+START_TEST(test_offer_risk)
+{
+	char buf[96];
+
+	offer_risk(3, 25, buf, sizeof buf);
+	ck_assert_str_eq(buf, "12% (3 in 25)");
+	offer_risk(1, 3, buf, sizeof buf);
+	ck_assert_str_eq(buf, "33.3% (1 in 3)");
+	offer_risk(0, 1, buf, sizeof buf);
+	ck_assert_str_eq(buf, "none: you know the next card is safe");
+	offer_risk(1, 1, buf, sizeof buf);
+	ck_assert_str_eq(buf, "certain: you know the next card brings a "
+	                 "reprimand");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("describe");
@@ -178,6 +268,8 @@ int main(void)
 	tcase_add_test(tc, test_hidden);
 	tcase_add_test(tc, test_long_names_stay_utf8);
 	tcase_add_test(tc, test_cards);
+	tcase_add_loop_test(tc, test_offers, 0, 4);
+	tcase_add_test(tc, test_offer_risk);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

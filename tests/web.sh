@@ -104,6 +104,18 @@ see_only() {
 	done
 }
 
+# gauges_true WHAT: the gauges of the page in $tmp/b say nothing false:
+# no Target of 0 beside a full bar (the game-over slip), no "1 in 1" risk
+# (a known card is certain or safe), no risk once the game is over.
+gauges_true() {
+	check "$1: no Target 0" sh -c "! grep -q 'of Target 0<' '$tmp/b'"
+	check "$1: no risk of N in 1" sh -c "! grep -Eq '[0-9]+ in 1\b' '$tmp/b'"
+	if grep -q 'class="result' "$tmp/b"; then
+		check "$1: no risk gauge after the end" sh -c "! grep -q 'gauge risk' '$tmp/b'"
+		check "$1: the effort gauge says the game is over" grep -q 'the game is over' "$tmp/b"
+	fi
+}
+
 # join GAME LINK SEAT: opens a seat link into ${jar[SEAT]}: a 303 to the
 # table, and the seat cookie.
 join() {
@@ -380,6 +392,7 @@ for s in 1 2 3; do
 	check "seat $s sees the game $status" grep -qi "$status" "$tmp/b"
 	check "seat $s has no action form at the end" \
 		[ -z "$(awk -v mode=list -f "$weblib_dir/forms.awk" "$tmp/b" | grep '/act$')" ]
+	gauges_true "seat $s at the end ($status)"
 done
 req "${jar[1]}" GET "${base}g/$g1/record"
 expect_code "record download" 200
@@ -412,7 +425,7 @@ if [ $? -ne 0 ] || [ -z "$g3" ]; then
 	not_ok "import the header of web-rigged.rec: $(cat "$tmp/err")"
 elif ! timeout 30 "$BUFFERTIME" admin --db "$db" link "$g3" 1 \
 	--key-file "$run/data/server.key" --base-url "$base" >/dev/null 2>&1; then
-	echo "SKIP: the rigged game (buffertime admin link is missing)"
+	not_ok "buffertime admin link failed: the rigged game did not run"
 else
 	for s in 1 2 3; do
 		l=$(timeout 30 "$BUFFERTIME" admin --db "$db" link "$g3" "$s" \
@@ -440,13 +453,13 @@ else
 				for c in "$a1" "$a2" "$a3"; do
 					check "the sweep shows $c to seat $s" grep -q "$c" "$tmp/b"
 				done
-				check "the sweeping seat's risk ignores the top card it saw" \
-					grep -Eq '[01] in 1</span>' "$tmp/b"
+				check "the sweeping seat's risk counts the top card it saw" \
+					grep -q 'You know the next Shift card' "$tmp/b"
 				o=$((s % 3 + 1))
 				req "${jar[$o]}" GET "${base}g/$g3"
 				check "seat $o sees no swept card ($a1)" \
 					[ -z "$(grep -w "$a1" "$tmp/b")" ]
-				want="action=order o1=$a1 o2=$a2 o3=$a3" ;;
+				want="action=order order=$a1${a2:+-$a2}${a3:+-$a3}" ;;
 			*)
 				want="action=special card=$card"
 				[ -n "$a1" ] && want="$want arg1=$a1"
@@ -463,6 +476,8 @@ else
 		[ $((n % 5)) -eq 0 ] && see_only "$g3"
 	done < <(grep '^[1-6] ' "$rig")
 	echo "rigged game: $n record lines played through the forms"
+	req "${jar[1]}" GET "${base}g/$g3"
+	gauges_true "the rigged game, lost"
 	st=$(state "$g3")
 	want_json=$(timeout 30 "$BUFFERTIME" replay "$rig")
 	check "the rigged game ends as its record says" [ "$st" = "$want_json" ]
@@ -472,6 +487,53 @@ else
 	check "the rigged game's record has the same actions" \
 		cmp -s "$tmp/got.lines" "$tmp/want.lines"
 fi
+
+# ---- a Sensor Sweep of two equal cards ------------------------------------------
+# The Captain starts the stack (3 Officers); seat 1 sees Eager Ensign,
+# Eager Ensign, Ship's Doctor: three orders differ in words, each is one
+# choice, no two look alike, the one with the Doctor on top warns of the
+# reprimand, and an order that names one card twice is refused.
+cat >"$tmp/twins.rec" <<'EOF2'
+buffertime 1
+players 2
+first 1
+seed 7
+stack ability X13 X14 X01 X02
+stack shift S23 S08 S09 S27
+EOF2
+g4=$(timeout 30 "$BUFFERTIME" admin --db "$db" import "$tmp/twins.rec" 2>"$tmp/err")
+l=$(timeout 30 "$BUFFERTIME" admin --db "$db" link "$g4" 1 \
+	--key-file "$run/data/server.key" --base-url "$base" 2>"$tmp/err")
+check "import the twins' sweep game" [ -n "$g4" ] && [ -n "$l" ]
+join "$g4" "$l" 1
+if act "$g4" 1 "action=look card=X13"; then ok; else not_ok "twins: look: $why"; fi
+req "${jar[1]}" GET "${base}g/$g4"
+grep -o '<label class="order-choice">.*</label>' "$tmp/b" | sed 's/<[^>]*>//g' >"$tmp/orders"
+check "twins: three orders to choose from ($(wc -l <"$tmp/orders"))" [ "$(wc -l <"$tmp/orders")" = 3 ]
+check "twins: no two orders look alike" [ -z "$(sort "$tmp/orders" | uniq -d)" ]
+check "twins: the orders name the cards" grep -q 'Eager Ensign' "$tmp/orders"
+gauges_true "twins: sweeping"
+check "twins: the sweeper knows the next card" grep -q 'You know the next Shift card' "$tmp/b"
+check "twins: one order warns of the reprimand" [ "$(grep -c 'reprimand' "$tmp/orders")" = 1 ]
+check "twins: the one with the Doctor on top" grep -q '^ *1\. Ship.*reprimand' "$tmp/orders"
+csrf=$(grep -o 'name="csrf" value="[^"]*"' "$tmp/b" | head -n 1 | sed 's/.*value="//; s/"$//')
+seq=$(grep -o 'name="seq" value="[^"]*"' "$tmp/b" | head -n 1 | sed 's/.*value="//; s/"$//')
+req "${jar[1]}" POST "${base}g/$g4/act" "csrf=$csrf&seq=$seq&action=order&order=S08-S08-S27"
+check "twins: an order naming a card twice is refused ($code)" [ "$code" = 409 ] || [ "$code" = 400 ]
+req "${jar[1]}" POST "${base}g/$g4/act" "csrf=$csrf&seq=$seq&action=order&order=S08-S27"
+check "twins: an order of two cards for three is refused ($code)" [ "$code" = 400 ]
+check "twins: the refused orders changed nothing" [ "$(jnum actions "$(state "$g4")")" = 0 ]
+if act "$g4" 1 "action=order order=S08-S27-S09"; then ok; else not_ok "twins: order: $why"; fi
+check "twins: the order was stored" [ "$(jnum actions "$(state "$g4")")" = 1 ]
+# Seat 2's turn: each action says what it does and what is at stake.
+l=$(timeout 30 "$BUFFERTIME" admin --db "$db" link "$g4" 2 \
+	--key-file "$run/data/server.key" --base-url "$base" 2>"$tmp/err")
+join "$g4" "$l" 2
+req "${jar[2]}" GET "${base}g/$g4"
+sed 's/<[^>]*>//g' "$tmp/b" >"$tmp/words"
+check "work says its risk" grep -Eq 'Draw a Shift card onto the Shift Stack. Chance of a reprimand: [0-9.]+% \([0-9]+ in [0-9]+\)' "$tmp/words"
+check "work says what a reprimand would cost" grep -q 'A reprimand now would cost the Duty Assignment' "$tmp/words"
+check "a Side Project says how the Target rises" grep -Eq 'The Target rises by [0-9]+ to [0-9]+; its [0-9]+ Leisure counts once the assignment is logged' "$tmp/words"
 
 # ---- a second server under a path prefix ------------------------------------
 up "$tmp/run2" --prefix /buffertime/

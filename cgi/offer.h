@@ -1,0 +1,33 @@
+/*
+ * offer.h - the one line under each action a seat may take: what it will
+ * do and what is at stake, in words, from the engine's figures (the
+ * reprimand's cost, the log's gain, the risk this seat knows).  Plain
+ * text: escape it when writing HTML.
+ */
+#ifndef BT_OFFER_H
+#define BT_OFFER_H
+
+#include <stddef.h>
+
+#include "game.h"
+
+enum { OFFER_MAX = 480 };   /* bytes of one line */
+
+/* "Draw a Shift card. Chance of a reprimand: 12% (3 in 25). A reprimand
+ * now would cost ..." for seat's knowledge (R10). */
+void offer_work(const bt_game *g, int seat, char *buf, size_t cap);
+
+/* "4 cards worth 7 Leisure go to the Scoring Row (total 12 of 20) ..." */
+void offer_log(const bt_game *g, char *buf, size_t cap);
+
+/* What playing card c from the hand does to the table now. */
+void offer_card(const bt_game *g, bt_card c, char *buf, size_t cap);
+
+/* The chance num in den in words: "12% (3 in 25)", "none: you know the
+ * next card", "certain: you know the next card". */
+void offer_risk(int num, int den, char *buf, size_t cap);
+
+/* What a reprimand now would cost, as a sentence ("" if nothing). */
+void offer_reprimand_cost(const bt_game *g, char *buf, size_t cap);
+
+#endif
