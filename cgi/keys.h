@@ -15,7 +15,8 @@
 	X(has_back) X(back_url) X(has_rule_link) X(rule_url) \
 	/* home.html */ \
 	X(new_url) X(has_message) X(message) X(remind_hours) \
-	X(players_opt) X(players_value) X(players_sel) \
+	X(more_open) X(more_seat) X(more_no) X(more_name) X(more_email) \
+	X(more_minutes) \
 	X(first_opt) X(first_value) X(first_text) X(first_sel) \
 	X(seat) X(seat_no) X(seat_name) X(seat_email) X(seat_minutes) \
 	X(seat_hand) X(seat_class) X(seat_note) \

@@ -4,11 +4,15 @@
  * address, and shows every seat's link.  A refused form comes back
  * filled in, with the reason, as a 400.
  *
- * Fields: players (2..6), name1..name6, email1..email6 (optional),
- * first = 1..6 | random | complaint, minutes1..minutes6 (for complaint:
- * the fewest minutes since complaining about work starts, ties to the
- * lower seat, R1), remind = 1..720 (hours a seat may have the turn
- * before its reminder email; empty or absent: 24).
+ * Fields: rows 1..6 of name1..name6, email1..email6 (optional) and
+ * minutes1..minutes6; every row with a name is a player, in row order
+ * (2 to 6 of them), empty rows are skipped, and a row with an email or
+ * minutes but no name is refused rather than dropped.  first = a row
+ * 1..6 | random | complaint (minutes: the fewest minutes since
+ * complaining about work starts, ties to the earlier row, R1).  remind =
+ * 1..720 (hours a seat may have the turn before its reminder email;
+ * empty or absent: 24).  players (2..6), from older forms and scripts, is
+ * optional; if sent it must be the number of names.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -32,8 +36,11 @@ enum {
 typedef struct new_game {
 	int players, first;
 	int64_t remind_hours;
+	int row[BT_MAX_PLAYERS];          /* each seat's row of the form */
+	int seat_of_row[BT_MAX_PLAYERS];  /* 0: an empty row */
 	char name[BT_MAX_PLAYERS][BT_NAME_BYTES_MAX + 1];
 	char email[BT_MAX_PLAYERS][STORE_EMAIL_MAX + 1];
+	char why[200];                    /* a refusal that names a row */
 } new_game;
 
 /* The links page's rows. */
@@ -67,13 +74,14 @@ static int trimmed(const form *f, const char *key, char *dst, size_t cap)
 
 /* R1: the fewest minutes since complaining about work; ties go to the
  * lower seat. */
-static const char *by_complaint(const form *f, int players, int *first)
+static const char *by_complaint(const form *f, const new_game *ng,
+                                int *first)
 {
 	int64_t best = -1, m;
 	char key[32];
 
-	for (int s = 1; s <= players; s++) {
-		snprintf(key, sizeof key, "minutes%d", s);
+	for (int s = 1; s <= ng->players; s++) {
+		snprintf(key, sizeof key, "minutes%d", ng->row[s - 1]);
 		if (form_get_int(f, key, 0, MINUTES_MAX, &m))
 			return "For “most recently complained about work”, "
 			       "give every player's minutes (a whole number).";
@@ -98,40 +106,108 @@ static const char *remind_hours(const form *f, int64_t *hours)
 	return NULL;
 }
 
-/* Reads the form into ng; NULL, or what is wrong with it for people. */
-static const char *decode(const form *f, new_game *ng)
+/* Field name of row, trimmed, is not empty. */
+static int row_has(const form *f, const char *name, int row)
 {
-	const char *first = form_get(f, "first"), *why;
 	char key[32];
+	const char *v;
+
+	snprintf(key, sizeof key, "%s%d", name, row);
+	v = form_get(f, key);
+	return v && v[strspn(v, " \t\r\n")] != '\0';
+}
+
+/* Row of the form into the next seat of ng if it has a name; NULL, or
+ * what is wrong with it. */
+static const char *read_row(const form *f, int row, new_game *ng)
+{
+	char key[32], *name = ng->name[ng->players],
+	     *email = ng->email[ng->players];
+
+	snprintf(key, sizeof key, "name%d", row);
+	if (trimmed(f, key, name, sizeof ng->name[0]))
+		return "A name may have at most 40 characters.";
+	snprintf(key, sizeof key, "email%d", row);
+	if (trimmed(f, key, email, sizeof ng->email[0]))
+		return "An email address is too long.";
+	if (!name[0]) {
+		email[0] = '\0';
+		if (!row_has(f, "email", row) && !row_has(f, "minutes", row))
+			return NULL;      /* an empty row: no player */
+		snprintf(ng->why, sizeof ng->why, "Player %d has %s but no "
+		         "name: give that player a name, or empty the row.",
+		         row, row_has(f, "email", row) ? "an email address"
+		         : "minutes");
+		return ng->why;
+	}
+	if (email[0] && !msg_addr_ok(email))
+		return "An email address must be a plain "
+		       "name@example.org that mail can go to.";
+	ng->row[ng->players] = row;
+	ng->seat_of_row[row - 1] = ++ng->players;
+	return NULL;
+}
+
+/* The rows with a name are the players: 2 to 6, and as many as a
+ * players field says, if one is sent. */
+static const char *read_rows(const form *f, new_game *ng)
+{
+	const char *why;
 	int64_t v;
 
-	if (form_get_int(f, "players", BT_MIN_PLAYERS, BT_MAX_PLAYERS, &v))
-		return "Choose from 2 to 6 players.";
-	ng->players = (int)v;
-	if ((why = remind_hours(f, &ng->remind_hours)) != NULL)
-		return why;
-	for (int s = 1; s <= ng->players; s++) {
-		snprintf(key, sizeof key, "name%d", s);
-		if (trimmed(f, key, ng->name[s - 1], sizeof ng->name[0]))
-			return "A name may have at most 40 characters.";
-		snprintf(key, sizeof key, "email%d", s);
-		if (trimmed(f, key, ng->email[s - 1], sizeof ng->email[0]))
-			return "An email address is too long.";
-		if (ng->email[s - 1][0] && !msg_addr_ok(ng->email[s - 1]))
-			return "An email address must be a plain "
-			       "name@example.org that mail can go to.";
+	for (int row = 1; row <= BT_MAX_PLAYERS; row++)
+		if ((why = read_row(f, row, ng)) != NULL)
+			return why;
+	if (ng->players < BT_MIN_PLAYERS)
+		return "Fill in the names of 2 to 6 players, one row each.";
+	if (!form_get(f, "players") || !form_get(f, "players")[0])
+		return NULL;
+	if (form_get_int(f, "players", BT_MIN_PLAYERS, BT_MAX_PLAYERS, &v) ||
+	    v != ng->players) {
+		snprintf(ng->why, sizeof ng->why, "%.20s players were asked "
+		         "for, but %d names are filled in: empty the rows of "
+		         "those who do not play.", form_get(f, "players"),
+		         ng->players);
+		return ng->why;
 	}
+	return NULL;
+}
+
+/* Who goes first: a row with a name, at random, or by complaints. */
+static const char *read_first(const form *f, new_game *ng)
+{
+	const char *first = form_get(f, "first");
+	int64_t v;
+
 	if (first && strcmp(first, "random") == 0) {
 		ng->first = (int)randombytes_uniform((uint32_t)ng->players) + 1;
 		return NULL;
 	}
 	if (first && strcmp(first, "complaint") == 0)
-		return by_complaint(f, ng->players, &ng->first);
-	if (form_get_int(f, "first", 1, ng->players, &v))
-		return "Choose who goes first: one of the seats in play, at "
+		return by_complaint(f, ng, &ng->first);
+	if (form_get_int(f, "first", 1, BT_MAX_PLAYERS, &v))
+		return "Choose who goes first: one of the players, at "
 		       "random, or by complaints.";
-	ng->first = (int)v;
+	if (ng->seat_of_row[v - 1] == 0) {
+		snprintf(ng->why, sizeof ng->why, "Player %d goes first, but "
+		         "that row has no name: choose one of the players "
+		         "with a name.", (int)v);
+		return ng->why;
+	}
+	ng->first = ng->seat_of_row[v - 1];
 	return NULL;
+}
+
+/* Reads the form into ng; NULL, or what is wrong with it for people. */
+static const char *decode(const form *f, new_game *ng)
+{
+	const char *why;
+
+	if ((why = read_rows(f, ng)) != NULL)
+		return why;
+	if ((why = remind_hours(f, &ng->remind_hours)) != NULL)
+		return why;
+	return read_first(f, ng);
 }
 
 /* The "your seat" email of seat (mail/compose.c has its words), queued

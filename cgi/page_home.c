@@ -1,7 +1,10 @@
 /*
  * page_home.c - GET PREFIX: the new-game form (names, emails, who goes
  * first).  The same form comes back, filled in, when a POST PREFIX new
- * is refused (page_create.c).
+ * is refused (page_create.c).  There is no player count to choose: every
+ * row with a name is a player.  Rows 1..HOME_ROWS_OPEN are open, the
+ * others behind "More players" (open when something is typed in them),
+ * so the form stays short on a phone, with no script.
  */
 #include <stdio.h>
 #include <string.h>
@@ -9,7 +12,7 @@
 #include "home.h"
 #include "vals.h"
 
-enum { DEFAULT_PLAYERS = 3 };
+enum { HOME_ROWS_OPEN = 4 };
 
 /* The choices for who goes first, besides the seats. */
 static const struct {
@@ -23,7 +26,6 @@ enum { NFIRSTS = sizeof firsts / sizeof firsts[0] };
 
 typedef struct home_ctx {
 	const form *f;
-	int players;
 	const char *first;
 	char key[32], num[16], text[32];
 } home_ctx;
@@ -40,21 +42,38 @@ static const char *field(home_ctx *h, const char *name, int seat)
 	return v ? v : "";
 }
 
+/* Something typed in row seat (more than blanks). */
+static int row_typed(home_ctx *h, int seat)
+{
+	static const char *const names[] = { "name", "email", "minutes" };
+
+	for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
+		const char *v = field(h, names[n], seat);
+
+		if (v[strspn(v, " \t")])
+			return 1;
+	}
+	return 0;
+}
+
 static const char *home_row(void *ctx, int key, int i)
 {
 	home_ctx *h = ctx;
+	/* the rows behind "More players" follow the open ones */
+	int more = HOME_ROWS_OPEN + i + 1;
 
 	switch (key) {
 	case K_seat_no:
-	case K_players_value:
+	case K_more_no:
 		snprintf(h->num, sizeof h->num, "%d",
-		         key == K_seat_no ? i + 1 : i + BT_MIN_PLAYERS);
+		         key == K_seat_no ? i + 1 : more);
 		return h->num;
 	case K_seat_name: return field(h, "name", i + 1);
 	case K_seat_email: return field(h, "email", i + 1);
 	case K_seat_minutes: return field(h, "minutes", i + 1);
-	case K_players_sel:
-		return i + BT_MIN_PLAYERS == h->players ? " selected" : "";
+	case K_more_name: return field(h, "name", more);
+	case K_more_email: return field(h, "email", more);
+	case K_more_minutes: return field(h, "minutes", more);
 	case K_first_value:
 		if (i < NFIRSTS)
 			return firsts[i].value;
@@ -63,7 +82,7 @@ static const char *home_row(void *ctx, int key, int i)
 	case K_first_text:
 		if (i < NFIRSTS)
 			return firsts[i].text;
-		snprintf(h->text, sizeof h->text, "Seat %d", i - NFIRSTS + 1);
+		snprintf(h->text, sizeof h->text, "Player %d", i - NFIRSTS + 1);
 		return h->text;
 	case K_first_sel:
 		home_row(ctx, K_first_value, i);
@@ -77,15 +96,14 @@ static const char *home_row(void *ctx, int key, int i)
 web_err home_render(web *w, int status, const form *filled,
                     const char *message)
 {
-	home_ctx h = { filled, DEFAULT_PLAYERS, "random", "", "", "" };
+	home_ctx h = { filled, "random", "", "", "" };
 	char url[WEB_URL_MAX], games[WEB_URL_MAX];
-	int64_t p;
+	int more_typed = 0;
 	vals v;
 	tmpl_data d;
 
-	if (filled && form_get_int(filled, "players", BT_MIN_PLAYERS,
-	                           BT_MAX_PLAYERS, &p) == FORM_OK)
-		h.players = (int)p;
+	for (int s = HOME_ROWS_OPEN + 1; s <= BT_MAX_PLAYERS; s++)
+		more_typed |= row_typed(&h, s);
 	if (filled && form_get(filled, "first"))
 		h.first = form_get(filled, "first");
 	snprintf(url, sizeof url, "%snew", w->cf->prefix);
@@ -98,8 +116,9 @@ web_err home_render(web *w, int status, const form *filled,
 	         ? form_get(filled, "remind") : "24");
 	vals_set(&v, K_message, message);
 	vals_show(&v, K_has_message, message != NULL);
-	vals_rows(&v, K_seat, BT_MAX_PLAYERS);
-	vals_rows(&v, K_players_opt, BT_MAX_PLAYERS - BT_MIN_PLAYERS + 1);
+	vals_rows(&v, K_seat, HOME_ROWS_OPEN);
+	vals_rows(&v, K_more_seat, BT_MAX_PLAYERS - HOME_ROWS_OPEN);
+	vals_show(&v, K_more_open, more_typed);
 	vals_rows(&v, K_first_opt, NFIRSTS + BT_MAX_PLAYERS);
 	v.row = home_row;
 	v.ctx = &h;

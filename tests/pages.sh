@@ -21,6 +21,13 @@
 #                 most 50 entries, each seat's hidden information hidden
 #                 from the others (the rigged game's Sensor Sweep and Hand
 #                 Off), a name <b>&" and table talk escaped, bad keys 403.
+#   new game      the home page's form, as served: every field labelled,
+#                 no player count to mismatch, the 5th and 6th rows behind
+#                 "More players"; four names make four seats, rows left
+#                 empty are skipped and "first" names a row; a count that
+#                 disagrees with the names, a row with an email but no
+#                 name, one name only or a first player with no name are
+#                 refused, no game made, with everything typed shown again.
 #
 # Environment (set by "make check"): BUFFERTIME, BUFFERTIME_FCGI, SRCDIR,
 # TESTDATA.  Skips (77) without nginx, curl, python3 or sqlite3.  Prints
@@ -538,5 +545,122 @@ req "$old" GET "${base}g/$ge"
 expect_code "the table after a new link over an old cookie" 200
 req "$old" GET "${base}games"
 check "my games lists it now" grep -q "/g/$ge\"" "$tmp/b"
+
+
+# ============================================================================
+# new game
+# ============================================================================
+games_now() {
+	sqlite3 "$db" "SELECT count(*) FROM games" 2>/dev/null
+}
+
+# seats_of GAME: how many seats GAME has, from the database itself.
+seats_of() {
+	sqlite3 "$db" "SELECT count(*) FROM seats WHERE game = '$1'" 2>/dev/null
+}
+
+# created_game: the game of the links page in $tmp/b; sets $game, $nlinks.
+created_game() {
+	mapfile -t links < <(grep -o "${base}g/[A-Za-z0-9_-]\\{22\\}?t=[A-Za-z0-9_-]*" \
+		"$tmp/b" | awk '!seen[$0]++')
+	nlinks=${#links[@]}
+	game=${links[0]:-}
+	game=${game#"${base}g/"}
+	game=${game%%\?*}
+}
+
+# shows NAME HTML: the page in $tmp/b has HTML (a fixed string).
+shows() {
+	check "$1: the page shows $2" grep -qF -- "$2" "$tmp/b"
+}
+
+page_url=$base
+req "" GET "$base"
+expect_code "home page" 200
+cp "$tmp/b" "$tmp/home.html"
+python3 - "$tmp/home.html" >"$tmp/labels" 2>&1 <<'PY'
+import sys
+from html.parser import HTMLParser
+class P(HTMLParser):
+    def __init__(s):
+        super().__init__(); s.depth = 0; s.fors = set(); s.fields = []
+    def handle_starttag(s, tag, a):
+        a = dict(a)
+        if tag == 'label':
+            s.depth += 1
+            if a.get('for'): s.fors.add(a['for'])
+        if tag in ('input', 'select', 'textarea') and \
+           a.get('type') not in ('hidden', 'submit'):
+            s.fields.append((a.get('name'), a.get('id'), s.depth > 0))
+    def handle_endtag(s, tag):
+        if tag == 'label': s.depth -= 1
+p = P(); p.feed(open(sys.argv[1]).read())
+bad = [n for n, i, inside in p.fields if not inside and i not in p.fors]
+print(len(p.fields), ' '.join(str(b) for b in bad))
+PY
+read -r nfields unlabelled <"$tmp/labels"
+check "new game: the form's fields ($nfields)" [ "${nfields:-0}" -ge 20 ]
+check "new game: fields without a label: $unlabelled" [ -z "$unlabelled" ]
+check "new game: no player count to disagree with the names" \
+	[ -z "$(grep 'name="players"' "$tmp/home.html")" ]
+check "new game: rows 5 and 6 behind More players" \
+	sh -c "sed -n '/<details/,/<\/details>/p' '$tmp/home.html' | grep -q 'name=\"name5\"'"
+check "new game: row 4 open" \
+	sh -c "sed '/<details/,\$d' '$tmp/home.html' | grep -q 'name=\"name4\"'"
+
+# four names in the form as served: four seats
+form pick "name1=Ann name2=Bob name3=Cyd name4=Dee first=4" '/new$' ||
+	not_ok "new game: no form for four names"
+before=$(games_now)
+req "" POST "$form_url" "$form_body"
+expect_code "new game: four names" 200
+created_game
+check "new game: four names, $nlinks links" [ "$nlinks" -eq 4 ]
+check "new game: four names, $(seats_of "$game") seats" [ "$(seats_of "$game")" = 4 ]
+check "new game: four names, Dee goes first" grep -q 'Dee goes first' "$tmp/b"
+
+# empty rows are skipped; first names the row, wherever its seat is
+req "" GET "$base"
+form pick "name1=Ann name3=Cyd name5=Eve first=5" '/new$' ||
+	not_ok "new game: no form for rows 1, 3 and 5"
+req "" POST "$form_url" "$form_body"
+expect_code "new game: names in rows 1, 3 and 5" 200
+created_game
+check "new game: rows 1, 3, 5 make $(seats_of "$game") seats" [ "$(seats_of "$game")" = 3 ]
+check "new game: row 5's Eve goes first" grep -q 'Eve goes first' "$tmp/b"
+
+# a count that disagrees: refused, nothing made, everything shown again
+before=$(games_now)
+typed="players=2&first=2&name1=Ann&email1=ann%40example.org&minutes1=30"
+typed="$typed&name2=Bob&minutes2=12&name3=%3Cb%3ECyd&email3=cyd%40example.org&minutes3=7&remind=9"
+req "" POST "${base}new" "$typed"
+expect_code "new game: 2 players asked, 3 names typed" 400
+check "new game: 2 players asked, 3 names: no game made" [ "$(games_now)" = "$before" ]
+check "new game: the refusal says why" grep -q '3 names' "$tmp/b"
+for html in 'value="Ann"' 'value="ann@example.org"' 'value="30"' 'value="Bob"' \
+	'value="12"' 'value="&lt;b&gt;Cyd"' 'value="cyd@example.org"' 'value="7"' \
+	'value="9"' '<option value="2" selected>'; do
+	shows "new game: the refused form" "$html"
+done
+
+# a row with an email (row 5) but no name: refused, typed kept, row 5 open
+typed="first=complaint&name1=Ann&minutes1=5&name2=Bob&minutes2=6&email5=eve%40example.org&minutes5=3"
+req "" POST "${base}new" "$typed"
+expect_code "new game: an email with no name" 400
+check "new game: an email with no name: no game made" [ "$(games_now)" = "$before" ]
+check "new game: the refusal names the row" grep -q 'Player 5' "$tmp/b"
+for html in 'value="Ann"' 'value="Bob"' 'value="eve@example.org"' 'value="3"' \
+	'<details class="moreseats" open>' '<option value="complaint" selected>'; do
+	shows "new game: the form with a nameless row" "$html"
+done
+
+# one name only; a first player in an empty row
+req "" POST "${base}new" "first=random&name2=Bob"
+expect_code "new game: one name" 400
+shows "new game: one name" 'value="Bob"'
+req "" POST "${base}new" "first=3&name1=Ann&name2=Bob"
+expect_code "new game: first in an empty row" 400
+shows "new game: first in an empty row" '<option value="3" selected>'
+check "new game: refusals made no game" [ "$(games_now)" = "$before" ]
 
 finish
