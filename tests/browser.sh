@@ -4,19 +4,26 @@
 # buffertime.fcgi started as in tests/web.sh.  Two seats play several
 # turns from two browser contexts, a Sensor Sweep among them, then use
 # the table talk, the history, the settings, My games and the spectator's
-# link; there must
-# be no console error, no CSP violation, no failed request, and every page
-# the browser received must be valid HTML5 (tidy, errors and warnings).
-# Screenshots of the table at phone (390x844) and desktop (1280x800)
-# widths, and the pages' HTML, are kept in tests/browser-out/ of the
-# current (build) folder, or $BROWSER_OUT.
+# link; a rigged game's last move comes from a browser with JavaScript
+# off while another seat's open table must show it by itself (live.js).
+# There must be no console error, no CSP violation, no failed request, no
+# page wider than the window, and every page the browser received must be
+# valid HTML5 (tidy, errors and warnings).
+# Full-page screenshots of every page at phone (390x844) and desktop
+# (1280x800) widths (axe-PAGE-WIDTH.png), and the pages' HTML, are kept in
+# tests/browser-out/ of the current (build) folder, or $BROWSER_OUT.
+#
+# axe-core checks every page, at both widths, inside the browser: any
+# accessibility violation fails.
 #
 # Environment (set by "make check"): BUFFERTIME, BUFFERTIME_FCGI, SRCDIR,
-# TESTDATA as for web.sh.  playwright-core (the version pinned in
-# tests/browser/package-lock.json) is installed with npm, once, into
-# $BT_NODE_CACHE (default ~/.cache/buffertime/browser-VERSION); the source
-# tree is never written.  Skips (77) if chromium, node 20 or newer, npm
-# or playwright-core cannot be had, or nginx is missing.
+# TESTDATA as for web.sh.  playwright-core and axe-core (the versions
+# pinned in tests/browser/package-lock.json) are installed with npm, once,
+# into $BT_NODE_CACHE (default ~/.cache/buffertime/browser-HASH, HASH from
+# the lock file); the source tree is never written.  Works with Debian
+# 12's node 18.  Skips (77) if chromium, node 18 or newer, npm or the
+# npm packages cannot be had, or nginx is missing (scripts/test counts
+# a skip as a failure).
 # Prints one line per check and last "N passed, M failed".
 set -u
 
@@ -35,27 +42,31 @@ chromium=${CHROMIUM:-/usr/bin/chromium}
 command -v node >/dev/null 2>&1 || skip "node is not installed"
 command -v npm >/dev/null 2>&1 || skip "npm is not installed"
 node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
-[ "$node_major" -ge 20 ] 2>/dev/null || skip "node $node_major: playwright-core needs 20 or newer"
+[ "$node_major" -ge 18 ] 2>/dev/null || skip "node $node_major: playwright-core needs 18 or newer"
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || skip "nginx is not installed"
 command -v tidy >/dev/null 2>&1 || skip "tidy is not installed"
 
 # shellcheck source=tests/testlib.sh
 . "$(dirname "$0")/testlib.sh"
 
-# ---- playwright-core, once per version, outside the source tree ---------
+# ---- the npm packages, once per lock file, outside the source tree -------
 src=$SRCDIR/tests/browser
-version=$(sed -n 's/.*"playwright-core": *"\([^"]*\)".*/\1/p' "$src/package.json" | head -n 1)
-deps=${BT_NODE_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/buffertime/browser-$version}
-if [ ! -f "$deps/node_modules/playwright-core/package.json" ]; then
+lock=$(sha256sum "$src/package-lock.json" | cut -c 1-12)
+deps=${BT_NODE_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/buffertime/browser-$lock}
+if [ ! -f "$deps/node_modules/playwright-core/package.json" ] ||
+	[ ! -f "$deps/node_modules/axe-core/axe.min.js" ]; then
 	mkdir -p "$deps" || skip "cannot create $deps"
 	cp "$src/package.json" "$src/package-lock.json" "$deps/" || skip "cannot write $deps"
-	echo "installing playwright-core $version into $deps"
+	echo "installing playwright-core and axe-core ($lock) into $deps"
 	if ! (cd "$deps" && timeout 300 npm ci --no-audit --no-fund --loglevel=error) >"$deps/npm.log" 2>&1; then
 		cat "$deps/npm.log"
 		rm -rf "$deps/node_modules"
-		skip "npm could not install playwright-core $version"
+		skip "npm could not install the packages of tests/browser/package-lock.json"
 	fi
 fi
+echo "node $(node --version), playwright-core" \
+	"$(node -p "require('$deps/node_modules/playwright-core/package.json').version")," \
+	"axe-core $(node -p "require('$deps/node_modules/axe-core/package.json').version")"
 
 # ---- the servers ----------------------------------------------------------
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bt-browser.XXXXXX") || exit 1
@@ -77,8 +88,9 @@ mkdir -p "$out/html" || { not_ok "cannot create $out"; finish; }
 
 # ---- the browser ------------------------------------------------------------
 BASE_URL=$url OUT_DIR=$out NODE_DEPS=$deps CHROMIUM=$chromium \
-	DB=$run/data/buffertime.db BUFFERTIME=$BUFFERTIME \
-	timeout 300 node "$src/play.mjs" >"$tmp/play.out" 2>&1
+	DB=$run/data/buffertime.db KEY_FILE=$run/data/server.key \
+	BUFFERTIME=$BUFFERTIME RIGGED=${TESTDATA:-$SRCDIR/tests/data}/web-rigged.rec \
+	timeout 500 node "$src/play.mjs" >"$tmp/play.out" 2>&1
 rc=$?
 cat "$tmp/play.out"
 p=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/play.out")
@@ -94,8 +106,9 @@ curl -s --max-time 10 -o "$out/html/error-403.html" "${url}g/AAAAAAAAAAAAAAAAAAA
 curl -s --max-time 10 -o "$out/html/error-404.html" "${url}no-such-page"
 curl -s --max-time 10 -o "$out/html/error-400.html" -d 'players=9' "${url}new"
 
-n=$(find "$out" -name '*.png' | wc -l)
-if [ "$n" -ge 4 ]; then ok; else not_ok "only $n screenshots in $out"; fi
+# axe's screenshots: 15 pages or more, each at both widths.
+n=$(find "$out" -name 'axe-*.png' | wc -l)
+if [ "$n" -ge 30 ]; then ok; else not_ok "only $n axe screenshots in $out"; fi
 
 # ---- every page the browser got is valid HTML5 --------------------------
 # tidy knows HTML5: any warning or error it prints fails, with its lines,
