@@ -335,7 +335,8 @@ for s in 1 2 3; do
 	check "one rematch, whoever asks (seat $s)" [ "$game" = "$new_game" ]
 done
 check "the rematch is a new game" [ "$new_game" != "$first_game" ]
-check "play again leads to the new game" sh -c "echo '$new_link' | grep -q '$new_game'"
+# (-- because a game id may begin with "-")
+check "play again leads to the new game" sh -c "echo '$new_link' | grep -qF -- '$new_game'"
 check "the first player passes left" sh -c "timeout 30 '$BUFFERTIME' admin --db '$db' show '$new_game' | grep -q '\"first\": 2'"
 
 # --- a daily digest instead of turn emails --------------------------------------
