@@ -12,6 +12,7 @@
 #   BENCH_SECS (10)  each wrk run;  BENCH_CONNS (32)  BENCH_THREADS (2)
 #   BENCH_RSS_REQUESTS (100000)  requests between the two RSS readings
 #   BENCH_SYNC (full)  the store's synchronous setting (full or normal)
+#   BENCH_ROUNDS (3)  rounds of table, cond, bare (see below)
 #
 # Measured, all through nginx (one worker process, access log off):
 #   table   GET of a seat's table page (a 3-player game after a few moves)
@@ -29,6 +30,9 @@
 #   static  nginx serving a file of the table page's size (ceiling)
 #   bare    bench/bare_fcgi, 2 workers, returning that page (ceiling)
 #   RSS     of each worker before and after BENCH_RSS_REQUESTS table GETs
+# table, cond and bare run in turn, BENCH_ROUNDS times, with both servers
+# up, so that a shared machine's changing load falls on all three alike;
+# the ratios compare their medians.
 set -u
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -38,6 +42,8 @@ fcgi=${BUFFERTIME_FCGI:-$build/buffertime.fcgi}
 secs=${BENCH_SECS:-10}
 conns=${BENCH_CONNS:-32}
 threads=${BENCH_THREADS:-2}
+rounds=${BENCH_ROUNDS:-3}
+case $rounds in ""|*[!0-9]*|0) echo "web.sh: BENCH_ROUNDS must be a number above 0" >&2; exit 2 ;; esac
 rss_requests=${BENCH_RSS_REQUESTS:-100000}
 
 die() {
@@ -289,10 +295,32 @@ echo "web bench: wrk -t$threads -c$conns -d${secs}s, nginx + 2 FastCGI workers,"
 	"$(getconf _NPROCESSORS_ONLN) cores; the table page is $size bytes"
 rss_before=$(rss)
 
-wrk_run table -H "Cookie: $table_cookie" "${url}g/$game"
-table_rps=$(rps_of)
-wrk_run cond -H "Cookie: $table_cookie" -H "If-None-Match: $etag" "${url}g/$game"
-cond_rps=$(rps_of)
+bare_url=$(bash "$src/scripts/web" up "$tmp/bare" --responder "$bare $tmp/table.html" \
+	--www "$tmp/www" --workers 2 --access-log off 2>"$tmp/up.err") ||
+	{ cat "$tmp/up.err" >&2; die "scripts/web up (bare_fcgi) failed"; }
+table_all='' cond_all='' bare_all=''
+for _ in $(seq "$rounds"); do
+	wrk_run table -H "Cookie: $table_cookie" "${url}g/$game"
+	table_all="$table_all $(rps_of)"
+	wrk_run cond -H "Cookie: $table_cookie" -H "If-None-Match: $etag" "${url}g/$game"
+	cond_all="$cond_all $(rps_of)"
+	wrk_run bare "${bare_url}g/$game"
+	bare_all="$bare_all $(rps_of)"
+done
+bash "$src/scripts/web" down "$tmp/bare" >/dev/null 2>&1 || true
+# median LIST: the median of the numbers of LIST.
+median() {
+	printf '%s\n' $1 | sort -n | awk '{ v[NR] = $1 }
+		END { print NR % 2 ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+}
+table_rps=$(median "$table_all")
+cond_rps=$(median "$cond_all")
+bare_rps=$(median "$bare_all")
+awk -v t="$table_rps" -v c="$cond_rps" -v b="$bare_rps" -v n="$rounds" 'BEGIN {
+	printf "medians of %d rounds: table %d, cond %d, bare %d req/s\n", n, t, c, b
+	if (b > 0) {
+	printf "table / bare: %.0f%% of the bare responder (target 50%%)\n", 100 * t / b
+	printf "cond / bare:  %.0f%% of the bare responder (target 80%%)\n", 100 * c / b } }'
 wrk_run stale -s "$tmp/post.lua" "$stale_url"
 
 wrk -t"$conns" -c"$conns" -d"${secs}s" --latency -s "$tmp/play.lua" "$url" \
@@ -307,16 +335,6 @@ awk -v c="$conns" '
 wrk_run static "${url}static/bench-page.html"
 echo "RSS of the workers: at the start $rss_before; after these runs $(rss)"
 bash "$src/scripts/web" down "$tmp/run" >/dev/null 2>&1 || true
-
-bare_url=$(bash "$src/scripts/web" up "$tmp/bare" --responder "$bare $tmp/table.html" \
-	--www "$tmp/www" --workers 2 --access-log off 2>"$tmp/up.err") ||
-	{ cat "$tmp/up.err" >&2; die "scripts/web up (bare_fcgi) failed"; }
-wrk_run bare "${bare_url}g/$game"
-bare_rps=$(rps_of)
-bash "$src/scripts/web" down "$tmp/bare" >/dev/null 2>&1 || true
-awk -v t="$table_rps" -v c="$cond_rps" -v b="$bare_rps" 'BEGIN { if (b > 0) {
-	printf "table / bare: %.0f%% of the bare responder (target 50%%)\n", 100 * t / b
-	printf "cond / bare:  %.0f%% of the bare responder (target 80%%)\n", 100 * c / b } }'
 
 # Memory: a fresh start, RSS, BENCH_RSS_REQUESTS table GETs, RSS.
 url=$(bash "$src/scripts/web" up "$tmp/run" --fcgi "$fcgi" --templates "$src/templates" \

@@ -135,6 +135,12 @@ void out_htmln(out *o, const char *s, size_t n)
 		return;
 	/* copy runs of plain bytes in one go; stop at specials and bad bytes */
 	while (i < n && !o->failed) {
+		if (p[i] >= 0x20 && p[i] < 0x7f && p[i] != '&' && p[i] != '<' &&
+		    p[i] != '>' && p[i] != '"' && p[i] != '\'') {
+			i++;          /* the common case, plain ASCII: no lookups */
+			run++;
+			continue;
+		}
 		ent = html_entity(p[i]);
 		k = (ent || p[i] == 0) ? 0 : utf8_seq(p + i, n - i);
 		if (k > 0) {
