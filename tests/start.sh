@@ -170,8 +170,9 @@ conf_base() {
 	sed -n 's/^base_url = //p' "$1/buffertime.conf" 2>/dev/null
 }
 
-p1=$(free_port) && p2=$(free_port) && p3=$(free_port) && p4=$(free_port) ||
-	{ not_ok "no free ports"; finish; }
+# Each port is drawn just before its first use: the other tests of a
+# parallel "make check" take ports of their own meanwhile.
+p1=$(free_port) || { not_ok "no free port"; finish; }
 run=$root/run
 
 # ---- the first start: the port it is given is kept --------------------------
@@ -210,6 +211,7 @@ check "no nginx was started: $(cat "$run/nginx.pid" 2>/dev/null)" \
 check "the refusal keeps port $p1" [ "$(saved "$run" port)" = "$p1" ]
 
 # ---- --port moves it, on purpose -------------------------------------------
+p2=$(free_port) || { not_ok "no free port"; finish; }
 start --port "$p2"
 check "--port $p2 moves the game: '$url' $(said)" \
 	[ "$url" = "http://127.0.0.1:$p2/" ]
@@ -222,6 +224,7 @@ stop_start
 
 # ---- another run folder, with a base URL of its own --------------------------
 other=$tmp/other
+p3=$(free_port) || { not_ok "no free port"; finish; }
 start --run-dir "$other" --port "$p3" --base-url http://games.example.org/bt/
 check "--run-dir with a base URL: '$url' $(said)" \
 	[ "$url" = "http://127.0.0.1:$p3/bt/" ]
@@ -235,6 +238,7 @@ stop_start
 
 # ---- a run folder from before run/address: the port of its url ---------------
 mkdir -p "$tmp/legacy"
+p4=$(free_port) || { not_ok "no free port"; finish; }
 echo "http://127.0.0.1:$p4/" >"$tmp/legacy/url"
 hold "$p4"
 start --run-dir "$tmp/legacy"
