@@ -29,6 +29,14 @@ typedef struct past {
 	} t[MOVES_MAX];
 } past;
 
+/* Appends ", what" (or "what" to an empty note). */
+static void note_add(char *note, size_t cap, const char *what)
+{
+	size_t n = strlen(note);
+
+	snprintf(note + n, cap - n, "%s%s", n ? ", " : "", what);
+}
+
 static const char *row_seat(table_ctx *t, int key, int i)
 {
 	const store_game *g = &t->w->game;
@@ -49,10 +57,13 @@ static const char *row_seat(table_ctx *t, int key, int i)
 		return s == me ? (s == turn ? "you turn" : "you")
 		               : (s == turn ? "turn" : "");
 	case K_seat_note:
-		snprintf(t->note, sizeof t->note, "%s%s%s",
-		         s == me ? "you" : "",
-		         s == me && s == turn ? ", " : "",
-		         s == turn ? "to move" : "");
+		/* the First Player is the round's: it starts it (and, at
+		 * the end, the one who would have started the next) */
+		snprintf(t->note, sizeof t->note, "%s", s == me ? "you" : "");
+		if (s == g->state.first && g->state.status == BT_PLAYING)
+			note_add(t->note, sizeof t->note, "First Player");
+		if (s == turn)
+			note_add(t->note, sizeof t->note, "to move");
 		return t->note;
 	default:
 		return NULL;

@@ -195,7 +195,7 @@ check "table: the ★, the First Player and set-aside explained" python3 - "$tmp
 import html, re, sys
 t = html.unescape(re.sub(r"<[^>]*>", " ", open(sys.argv[1], encoding="utf-8").read()))
 t = re.sub(r"\s+", " ", t)
-ok = ("★ marks your seat" in t and "The First Player starts each round" in t
+ok = ("★ marks your seat" in t and "The First Player (in the notes) started this round" in t
       and "Set-aside Assignments are out of play: only Extra Duty brings one back" in t)
 sys.exit(0 if ok else 1)
 EOF

@@ -531,6 +531,9 @@ l=$(timeout 30 "$BUFFERTIME" admin --db "$db" link "$g4" 2 \
 join "$g4" "$l" 2
 req "${jar[2]}" GET "${base}g/$g4"
 sed 's/<[^>]*>//g' "$tmp/b" >"$tmp/words"
+check "the crew list names the First Player" \
+	grep -Eq '<td>1</td><td>[^<]*</td><td>[0-9]+</td><td>First Player</td>' "$tmp/b"
+check "and the legend says what that is" grep -q 'The First Player (in the notes) started this round' "$tmp/b"
 check "work says its risk" grep -Eq 'Draw a Shift card onto the Shift Stack. Chance of a reprimand: [0-9.]+% \([0-9]+ in [0-9]+\)' "$tmp/words"
 check "work says what a reprimand would cost" grep -q 'A reprimand now would cost the Duty Assignment' "$tmp/words"
 check "a Side Project says how the Target rises" grep -Eq 'The Target rises by [0-9]+ to [0-9]+; its [0-9]+ Leisure counts once the assignment is logged' "$tmp/words"
