@@ -538,6 +538,22 @@ check "work says its risk" grep -Eq 'Draw a Shift card onto the Shift Stack. Cha
 check "work says what a reprimand would cost" grep -q 'A reprimand now would cost the Duty Assignment' "$tmp/words"
 check "a Side Project says how the Target rises" grep -Eq 'The Target rises by [0-9]+ to [0-9]+; its [0-9]+ Leisure counts once the assignment is logged' "$tmp/words"
 
+# ---- the gauges of a won game, at its end and in the past ----------------------
+g5=$(timeout 30 "$BUFFERTIME" admin --db "$db" import "$TESTDATA/sample.rec" 2>"$tmp/err")
+l=$(timeout 30 "$BUFFERTIME" admin --db "$db" link "$g5" 1 \
+	--key-file "$run/data/server.key" --base-url "$base" 2>"$tmp/err")
+check "import the won sample game" [ -n "$g5" ] && [ -n "$l" ]
+join "$g5" "$l" 1
+req "${jar[1]}" GET "${base}g/$g5"
+check "the won game says so" grep -q 'class="result won' "$tmp/b"
+gauges_true "a won game"
+for n in 1 6; do
+	req "${jar[1]}" GET "${base}g/$g5?at=$n"
+	expect_code "the won game at move $n" 200
+	gauges_true "the won game at move $n"
+	check "the won game at move $n has a live Effort gauge" grep -q 'of Target [1-9]' "$tmp/b"
+done
+
 # ---- a second server under a path prefix ------------------------------------
 up "$tmp/run2" --prefix /buffertime/
 base=$url
