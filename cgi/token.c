@@ -223,6 +223,15 @@ token_rc token_make(const token_keys *k, const char *game_id, int seat,
 }
 
 /* Decodes exactly text_len characters of base64url into exactly n bytes. */
+/* 1 if c is of the base64url alphabet.  Only those: Debian 12's
+ * libsodium 1.0.18 reads every byte 0x80-0xFF as '_', so without this a
+ * secret would have many spellings. */
+static int b64url_char(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+	       (c >= '0' && c <= '9') || c == '-' || c == '_';
+}
+
 static int unb64(unsigned char *bin, size_t n, const char *s,
                  size_t text_len)
 {
@@ -231,6 +240,9 @@ static int unb64(unsigned char *bin, size_t n, const char *s,
 
 	if (s == NULL || strnlen(s, text_len + 1) != text_len)
 		return -1;
+	for (size_t i = 0; i < text_len; i++)
+		if (!b64url_char(s[i]))
+			return -1;
 	if (sodium_base642bin(bin, n, s, text_len, NULL, &len, &end, B64) != 0)
 		return -1;
 	return len == n && end == s + text_len ? 0 : -1;

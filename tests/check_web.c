@@ -1306,6 +1306,79 @@ START_TEST(test_link_keys)
 }
 END_TEST
 
+/* One spelling (issue: Debian 12's libsodium reads bytes 0x80-0xFF as
+ * '_' in base64url): each issued secret, with any one character
+ * replaced by any of the 128 high bytes or by a character outside the
+ * alphabet, is refused; the issued one passes.  Tokens are made until
+ * each kind has a '_' to replace, the case the old check let through. */
+static int spelled_once(const token_keys *k, int kind, const char *text,
+                        int gen)
+{
+	char game[TOKEN_GAME_ID_LEN + 1];
+	int seat;
+	int64_t g;
+
+	switch (kind) {
+	case 0: return token_check(k, text, game, &seat, &g) == TOKEN_OK;
+	case 1: return csrf_check(k, GAME, 2, gen, text) == TOKEN_OK;
+	default: return link_key_check(k, TOKEN_FEED, GAME, 2, gen, text)
+	                == TOKEN_OK;
+	}
+}
+
+START_TEST(test_secrets_have_one_spelling)
+{
+	static const char outside[] = "+/=. %";
+	static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	                               "abcdefghijklmnopqrstuvwxyz0123456789-_";
+	char text[TOKEN_TEXT_SIZE + CSRF_TEXT_SIZE], bad[sizeof text];
+	token_keys k;
+
+	keys_from(9, &k);
+	for (int kind = 0; kind < 3; kind++) {
+		int gen = 0, underscores = 0;
+		for (; gen < 2000 && underscores == 0; gen++) {
+			ck_assert_int_eq(kind == 0
+			    ? token_make(&k, GAME, 2, gen, text, sizeof text)
+			    : kind == 1 ? csrf_make(&k, GAME, 2, gen, text,
+			                            sizeof text)
+			    : link_key_make(&k, TOKEN_FEED, GAME, 2, gen, text,
+			                    sizeof text), TOKEN_OK);
+			underscores = strchr(text, '_') != NULL;
+		}
+		gen--;
+		ck_assert_msg(underscores, "kind %d: no '_' in 2000 tokens",
+		              kind);
+		ck_assert(spelled_once(&k, kind, text, gen));
+		for (size_t i = 0; text[i]; i++) {
+			for (int b = 0x80; b <= 0xff; b++) {
+				memcpy(bad, text, sizeof bad);
+				bad[i] = (char)b;
+				ck_assert_msg(!spelled_once(&k, kind, bad, gen),
+				              "kind %d: byte 0x%02x at %zu "
+				              "accepted", kind, b, i);
+			}
+			for (const char *o = outside; *o; o++) {
+				memcpy(bad, text, sizeof bad);
+				bad[i] = *o;
+				ck_assert(!spelled_once(&k, kind, bad, gen));
+			}
+			/* another letter of the alphabet: another secret,
+			 * even in the last one's unused low bits */
+			for (const char *a = alphabet; *a; a++) {
+				if (*a == text[i])
+					continue;
+				memcpy(bad, text, sizeof bad);
+				bad[i] = *a;
+				ck_assert_msg(!spelled_once(&k, kind, bad, gen),
+				              "kind %d: '%c' for '%c' at %zu "
+				              "accepted", kind, *a, text[i], i);
+			}
+		}
+	}
+}
+END_TEST
+
 START_TEST(test_token_fuzz)
 {
 	char tok[TOKEN_TEXT_MAX], id[TOKEN_GAME_ID_LEN + 1];
@@ -1372,6 +1445,7 @@ static Suite *web_suite(void)
 	tcase_add_test(tc, test_token_refusals);
 	tcase_add_test(tc, test_csrf);
 	tcase_add_test(tc, test_link_keys);
+	tcase_add_test(tc, test_secrets_have_one_spelling);
 	tcase_add_test(tc, test_token_fuzz);
 	suite_add_tcase(s, tc);
 	return s;
