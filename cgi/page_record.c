@@ -5,8 +5,14 @@
  * While the game runs the record has no seed (store_export), and the
  * lines that would show hidden cards (R10) to this seat are written as
  * comments without them: another seat's Sensor Sweep order (the top of
- * the Shift Deck) and the card a Hand Off gave between two other seats.
- * Once the game is over the record is whole, seed included, and replays.
+ * the Shift Deck), the card a Hand Off gave between two other seats, and
+ * every stack line (an imported game's rigged deal: every seat's hand,
+ * the order of the decks).  Once the game is over the record is whole,
+ * seed included, and replays.
+ *
+ * The feed, the history page and the emails tell moves in words
+ * (describe.h) and never show a stack line, so this is the one place
+ * where record lines are hidden.
  */
 #include <stdio.h>
 #include <string.h>
@@ -34,13 +40,41 @@ static int hides(const rec_ctx *r, const char *s, size_t n, bt_action *a)
 	       (k == BT_HAND_OFF && a->nargs == 2 && a->arg[1] != r->seat);
 }
 
+/* 1 if the line s (n bytes) is a stack line to hide while playing. */
+static int hides_stack(const rec_ctx *r, const char *s, size_t n)
+{
+	return r->playing && n > 6 && memcmp(s, "stack ", 6) == 0;
+}
+
+/* Writes stack line s (n bytes) as a comment that names its deck (the
+ * line's own word) and how many cards, but not them.  A line that does
+ * not parse (the writer never makes one) is hidden all the same. */
+static void write_hidden_stack(rec_ctx *r, const char *s, size_t n)
+{
+	const char *deck = s + 6;
+	const char *end = memchr(deck, ' ', n - 6);
+	int deck_len = (int)(end ? (size_t)(end - deck) : n - 6);
+	bt_stack_line st;
+	bt_error err;
+
+	if (bt_stack_parse(s, n, &st, &err))
+		out_rawf(r->w->rs.body, "# a stack line, hidden until the "
+		         "game ends\n");
+	else
+		out_rawf(r->w->rs.body, "# stack %.*s: %d card%s, hidden "
+		         "until the game ends\n", deck_len, deck, st.n,
+		         st.n == 1 ? "" : "s");
+}
+
 static int emit(void *ctx, const char *s, size_t n)
 {
 	rec_ctx *r = ctx;
 	size_t len = n && s[n - 1] == '\n' ? n - 1 : n;
 	bt_action a;
 
-	if (len && s[0] >= '1' && s[0] <= '9' && hides(r, s, len, &a))
+	if (hides_stack(r, s, len))
+		write_hidden_stack(r, s, len);
+	else if (len && s[0] >= '1' && s[0] <= '9' && hides(r, s, len, &a))
 		out_rawf(r->w->rs.body, "# %d special %s (its %s stays hidden "
 		         "until the game ends)\n", a.seat,
 		         bt_card_get(a.card)->id,

@@ -80,6 +80,41 @@ record_lines() {
 	grep -c '^[1-6] ' "$tmp/b"
 }
 
+# stack_hidden GAME SEAT REC WHAT: while GAME (imported from REC) runs,
+# the seat's record download, history page and feed show none of REC's
+# stack lines (a rigged deal: every hand, the Shift Deck's order), not
+# even their cards; the record says where each one was.
+stack_hidden() {
+	local g=$1 s=$2 rec=$3 what=$4 line cards f feed
+	req "${jar[$s]}" GET "${base}g/$g/record"
+	expect_code "$what: record" 200
+	cp "$tmp/b" "$tmp/hid.record"
+	check "$what: the record has no stack line" \
+		[ -z "$(grep '^stack' "$tmp/hid.record")" ]
+	check "$what: the record marks each stack line hidden" \
+		[ "$(grep -c '^# stack [a-z]*: [0-9]* cards\{0,1\}, hidden until the game ends$' \
+			"$tmp/hid.record")" = "$(grep -c '^stack ' "$rec")" ]
+	check "$what: the hidden stack lines name no card" \
+		[ -z "$(grep -i 'stack' "$tmp/hid.record" | grep -E '\b[ASPX][0-9]{2}\b')" ]
+	req "${jar[$s]}" GET "${base}g/$g/history"
+	expect_code "$what: history" 200
+	cp "$tmp/b" "$tmp/hid.history"
+	req "${jar[$s]}" GET "${base}g/$g/settings"
+	feed=$(grep -o "${base}g/$g/feed?s=[0-9]&amp;k=[A-Za-z0-9_-]*" "$tmp/b" |
+		head -n 1 | sed 's/&amp;/\&/')
+	check "$what: a feed link" [ -n "$feed" ]
+	req "" GET "$feed"
+	expect_code "$what: feed" 200
+	cp "$tmp/b" "$tmp/hid.feed"
+	while read -r line; do
+		cards=${line#stack * }
+		for f in record history feed; do
+			check "$what: the $f does not show '$line'" \
+				[ -z "$(grep -F -e "$line" -e "$cards" "$tmp/hid.$f")" ]
+		done
+	done < <(grep '^stack ' "$rec")
+}
+
 # see_only GAME: each seat's page shows its own hand and no card of
 # another seat's hand (card ids, R10).
 see_only() {
@@ -467,6 +502,7 @@ else
 		join "$g3" "$l" "$s"
 	done
 	see_only "$g3"
+	stack_hidden "$g3" 2 "$tmp/rig-head.rec" "the rigged game at its start"
 	n=0
 	while read -r s verb card a1 a2 a3; do
 		n=$((n + 1))
@@ -508,6 +544,8 @@ else
 			break
 		fi
 		[ $((n % 5)) -eq 0 ] && see_only "$g3"
+		[ "$n" = 13 ] && stack_hidden "$g3" 3 "$tmp/rig-head.rec" \
+			"the rigged game at move 13"
 	done < <(grep '^[1-6] ' "$rig")
 	echo "rigged game: $n record lines played through the forms"
 	req "${jar[1]}" GET "${base}g/$g3"
@@ -520,7 +558,27 @@ else
 	grep '^[1-6] ' "$rig" >"$tmp/want.lines"
 	check "the rigged game's record has the same actions" \
 		cmp -s "$tmp/got.lines" "$tmp/want.lines"
+	check "the ended rigged game's record has its stack lines again" \
+		[ "$(grep '^stack' "$tmp/b")" = "$(grep '^stack' "$rig")" ]
+	cp "$tmp/b" "$tmp/rig-end.rec"
+	check "and it replays to the same end" \
+		[ "$(timeout 30 "$BUFFERTIME" replay "$tmp/rig-end.rec" 2>&1)" = "$want_json" ]
 fi
+
+# ---- a stack line among the actions, while the game runs ---------------------
+# An imported game may rig a later shuffle (RECORD.md): that line is
+# hidden too, in its place.
+{ cat "$tmp/rig-head.rec"; grep '^[1-6] ' "$rig" | head -n 1
+  echo 'stack shift S02 S03 S04'; grep '^[1-6] ' "$rig" | sed -n 2p; } >"$tmp/rig-item.rec"
+g6=$(timeout 30 "$BUFFERTIME" admin --db "$db" import "$tmp/rig-item.rec" 2>"$tmp/err")
+l=$(timeout 30 "$BUFFERTIME" admin --db "$db" link "$g6" 2 \
+	--key-file "$run/data/server.key" --base-url "$base" 2>"$tmp/err")
+check "import a game with a stack line among its actions" [ -n "$g6" ] && [ -n "$l" ]
+join "$g6" "$l" 2
+stack_hidden "$g6" 2 "$tmp/rig-item.rec" "a stack line among the actions"
+check "the hidden stack line keeps its place" \
+	[ "$(grep -A1 '^# 1 special' "$tmp/hid.record" | tail -n 1)" = \
+	  "# stack shift: 3 cards, hidden until the game ends" ]
 
 # ---- a Sensor Sweep of two equal cards ------------------------------------------
 # The Captain starts the stack (3 Officers); seat 1 sees Eager Ensign,
