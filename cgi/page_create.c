@@ -7,7 +7,9 @@
  * Fields: rows 1..6 of name1..name6, email1..email6 (optional) and
  * minutes1..minutes6; every row with a name is a player, in row order
  * (2 to 6 of them), empty rows are skipped, and a row with an email or
- * minutes but no name is refused rather than dropped.  first = a row
+ * minutes but no name is refused rather than dropped.  A name loses its
+ * control and invisible characters (talk_clean_name), and one that is
+ * nothing else is refused.  first = a row
  * 1..6 | random | complaint (minutes: the fewest minutes since
  * complaining about work starts, ties to the earlier row, R1).  remind =
  * 1..720 (hours a seat may have the turn before its reminder email;
@@ -24,6 +26,7 @@
 #include "describe.h"
 #include "home.h"
 #include "message.h"
+#include "talk.h"
 #include "vals.h"
 
 enum {
@@ -117,16 +120,44 @@ static int row_has(const form *f, const char *name, int row)
 	return v && v[strspn(v, " \t\r\n")] != '\0';
 }
 
+/* Field key (the name of row) cleaned as talk_clean_name does into name
+ * ("" if empty); NULL, or why it is refused.  A name typed with nothing
+ * but hidden characters is refused, not taken for an empty row. */
+static const char *read_name(const form *f, const char *key, int row,
+                             char *name, new_game *ng)
+{
+	const char *v = form_get(f, key);
+
+	switch (talk_clean_name(v ? v : "", name, sizeof ng->name[0])) {
+	case TALK_OK:
+		return NULL;
+	case TALK_TOO_LONG:
+		return "A name may have at most 40 characters.";
+	case TALK_BAD_TEXT:
+		return "A name must be plain text.";
+	case TALK_EMPTY:
+	default:
+		break;
+	}
+	if (!v || v[strspn(v, " \t\r\n")] == '\0')
+		return NULL;
+	snprintf(ng->why, sizeof ng->why, "Player %d's name is only "
+	         "invisible characters: type a name that can be seen, or "
+	         "empty the row.", row);
+	return ng->why;
+}
+
 /* Row of the form into the next seat of ng if it has a name; NULL, or
  * what is wrong with it. */
 static const char *read_row(const form *f, int row, new_game *ng)
 {
 	char key[32], *name = ng->name[ng->players],
 	     *email = ng->email[ng->players];
+	const char *why;
 
 	snprintf(key, sizeof key, "name%d", row);
-	if (trimmed(f, key, name, sizeof ng->name[0]))
-		return "A name may have at most 40 characters.";
+	if ((why = read_name(f, key, row, name, ng)) != NULL)
+		return why;
 	snprintf(key, sizeof key, "email%d", row);
 	if (trimmed(f, key, email, sizeof ng->email[0]))
 		return "An email address is too long.";

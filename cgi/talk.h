@@ -1,5 +1,6 @@
 /*
- * talk.h - what a chat message may hold (table talk, page_say.c).
+ * talk.h - what a chat message may hold (table talk, page_say.c), and
+ * what a player's name may.
  *
  * A message is kept as plain UTF-8 text and escaped wherever it is
  * written.  Cleaning keeps line breaks (a CR LF or a lone CR becomes one
@@ -28,5 +29,19 @@ typedef enum talk_rc {
  * (out then holds "").
  */
 talk_rc talk_clean(const char *in, char *out, size_t cap, size_t max);
+
+/*
+ * A player's name, wherever one comes in (the new-game form, "buffertime
+ * admin create --name" and "import"): the text in without its control
+ * and invisible format characters (C0, DEL, C1, the bidirectional
+ * controls above and also LRM, RLM, ALM, zero-width characters, the BOM,
+ * the soft hyphen: they would let a name turn the words around it, or
+ * pass for another), with tabs and line breaks as spaces, runs of spaces
+ * as one and none at either end.  Returns TALK_OK with out (cap bytes)
+ * holding 1 to BT_NAME_CHARS_MAX characters; TALK_EMPTY if nothing is
+ * left, TALK_TOO_LONG past BT_NAME_CHARS_MAX characters or cap - 1 bytes,
+ * TALK_BAD_TEXT if in is not valid UTF-8 (out then holds "").
+ */
+talk_rc talk_clean_name(const char *in, char *out, size_t cap);
 
 #endif

@@ -1,8 +1,9 @@
 /*
- * talk_text.c - cleaning a chat message (talk.h).
+ * talk_text.c - cleaning a chat message and a player's name (talk.h).
  */
 #include <string.h>
 
+#include "record.h"
 #include "talk.h"
 #include "utf8.h"
 
@@ -90,5 +91,66 @@ talk_rc talk_clean(const char *in, char *out, size_t cap, size_t max)
 	}
 	/* What is still held back trails the text: it goes. */
 	out[len] = '\0';
+	return len == 0 ? TALK_EMPTY : TALK_OK;
+}
+
+/* The code point of the valid UTF-8 sequence s (k bytes, utf8_seq). */
+static unsigned code_point(const unsigned char *s, size_t k)
+{
+	static const unsigned char lead_bits[] = { 0, 0x7F, 0x1F, 0x0F, 0x07 };
+	unsigned cp = s[0] & lead_bits[k];
+
+	for (size_t i = 1; i < k; i++)
+		cp = cp << 6 | (s[i] & 0x3Fu);
+	return cp;
+}
+
+/* 1 if cp is a control or an invisible format character: C0, DEL, C1,
+ * the soft hyphen, the Arabic letter mark, the Mongolian vowel
+ * separator, zero-width ones, LRM/RLM, the bidi embeddings, overrides
+ * and isolates, the word joiner and invisible operators, the BOM, the
+ * interlinear annotation marks and the tags (Unicode's Cc and Cf). */
+static int is_hidden(unsigned cp)
+{
+	return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0xAD ||
+	       cp == 0x61C || cp == 0x180E ||
+	       (cp >= 0x200B && cp <= 0x200F) ||
+	       (cp >= 0x202A && cp <= 0x202E) ||
+	       (cp >= 0x2060 && cp <= 0x206F) || cp == 0xFEFF ||
+	       (cp >= 0xFFF9 && cp <= 0xFFFB) ||
+	       (cp >= 0xE0000 && cp <= 0xE007F);
+}
+
+talk_rc talk_clean_name(const char *in, char *out, size_t cap)
+{
+	const unsigned char *p = (const unsigned char *)in;
+	size_t n = strlen(in), i = 0, len = 0, k, chars = 0;
+	int space = 0;
+
+	if (cap == 0)
+		return TALK_TOO_LONG;
+	out[0] = '\0';
+	for (; i < n; i += k) {
+		if ((k = utf8_seq(p + i, n - i)) == 0) {
+			out[0] = '\0';
+			return TALK_BAD_TEXT;
+		}
+		unsigned cp = code_point(p + i, k);
+		if (cp == ' ' || cp == '\t' || cp == '\r' || cp == '\n') {
+			space = len > 0;       /* leading ones are trimmed */
+			continue;
+		}
+		if (is_hidden(cp))
+			continue;
+		if (chars + (size_t)space + 1 > BT_NAME_CHARS_MAX ||
+		    put(out, &len, cap - 1, " ", (size_t)space) ||
+		    put(out, &len, cap - 1, p + i, k)) {
+			out[0] = '\0';
+			return TALK_TOO_LONG;
+		}
+		chars += (size_t)space + 1;
+		space = 0;
+	}
+	out[len] = '\0';    /* a space still held back trails: it goes */
 	return len == 0 ? TALK_EMPTY : TALK_OK;
 }

@@ -23,59 +23,18 @@
 
 #include <sodium.h>
 
+#include "admin.h"
 #include "cli.h"
 #include "message.h"
 #include "record.h"
 #include "store.h"
+#include "talk.h"
 #include "token.h"
 #include "view.h"
 
 #ifndef BT_DEFAULT_DB
 #error "BT_DEFAULT_DB must name the default database (see Makefile.am)"
 #endif
-
-enum {
-	/* A record to import is read whole; real games are a few KB, so
-	 * this only bounds what a stray file can make us allocate. */
-	IMPORT_MAX = 8 * 1024 * 1024,
-	IMPORT_CHUNK = 64 * 1024,
-	MAX_POS = 2               /* positional arguments of a command */
-};
-
-typedef struct command command;
-
-/* A command's arguments once parsed and checked. */
-typedef struct job {
-	const command *cmd;
-	const char *pos[MAX_POS];       /* positional arguments as given */
-	int npos;
-	char id[STORE_ID_LEN + 1];      /* GAME, checked */
-	int seat;                       /* show --seat, revoke SEAT */
-	int force;                      /* export --force */
-	store_new_game ng;              /* create; ng.emails for import too */
-	int nnames, nemails;
-	const char *path;               /* backup FILE */
-	const char *key_file;           /* link --key-file */
-	const char *base_url;           /* link --base-url */
-	bt_replay *replay;              /* import: the record, replayed */
-} job;
-
-/* An option: set() stores val (NULL for a flag) into the job and returns
- * NULL, or says what is wrong with it. */
-typedef struct opt {
-	const char *name;
-	int has_value;
-	const char *(*set)(job *j, const char *val);
-} opt;
-
-struct command {
-	const char *name;
-	const char *usage;
-	const opt *opts;                /* ends with a NULL name */
-	const char *pos[MAX_POS];       /* names of the positionals */
-	int (*check)(job *j);           /* after parsing: 0 or exit status */
-	int (*run)(store *s, job *j);   /* with the database open */
-};
 
 static const char usage_head[] = "usage: buffertime admin [--db FILE] ";
 
@@ -86,7 +45,7 @@ static int usage_error(const command *c, const char *what, const char *why)
 	return 2;
 }
 
-static int store_fail(const store_error *e)
+int admin_store_fail(const store_error *e)
 {
 	fprintf(stderr, "buffertime admin: %s: %s\n", store_rc_name(e->rc),
 	        e->why);
@@ -94,7 +53,7 @@ static int store_fail(const store_error *e)
 }
 
 /* Flushes standard output.  Returns 0, or 1 after saying why not. */
-static int flush_out(void)
+int admin_flush_out(void)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "buffertime admin: writing: %s\n",
@@ -172,14 +131,34 @@ static const char *set_seed(job *j, const char *val)
 	return NULL;
 }
 
-/* Names and emails come in seat order; the store judges their text. */
+/* Why a name that talk_clean_name leaves empty is refused. */
+static const char hidden_only[] = ": nothing left once its control and "
+                                  "invisible characters are removed";
+
+/* Names and emails come in seat order.  A name loses its control and
+ * invisible characters as on the new-game form ("" stays: no name); the
+ * store judges the rest. */
 static const char *set_name(job *j, const char *val)
 {
+	char *name;
+
 	if (j->nnames == BT_MAX_PLAYERS)
 		return ": more names than the 6 seats";
-	if (strlen(val) > BT_NAME_BYTES_MAX)
+	name = j->names[j->nnames];
+	switch (talk_clean_name(val, name, sizeof j->names[0])) {
+	case TALK_OK:
+		break;
+	case TALK_EMPTY:
+		if (val[0] != '\0')
+			return hidden_only;
+		break;
+	case TALK_TOO_LONG:
 		return ": too long (a name is at most 40 characters)";
-	j->ng.names[j->nnames++] = val;
+	case TALK_BAD_TEXT:
+	default:
+		return ": not valid UTF-8";
+	}
+	j->ng.names[j->nnames++] = name;
 	return NULL;
 }
 
@@ -386,6 +365,27 @@ static int replay_record(job *j, const char *name, const char *text,
 	return 0;
 }
 
+/* The names of the record replayed into j lose their control and
+ * invisible characters, as create's do.  Returns 0, or 2 (after saying
+ * so) if one has nothing else: the replay took its length and UTF-8. */
+static int clean_record_names(job *j, const char *file)
+{
+	bt_record *rec = &j->replay->rec;
+	char clean[sizeof rec->name[0]];
+
+	for (int s = 0; s < rec->players && s < BT_MAX_PLAYERS; s++) {
+		if (rec->name[s][0] == '\0')
+			continue;
+		if (talk_clean_name(rec->name[s], clean, sizeof clean)) {
+			fprintf(stderr, "buffertime admin import: %s: name %d"
+			        "%s\n", file, s + 1, hidden_only);
+			return 2;
+		}
+		memcpy(rec->name[s], clean, sizeof clean);
+	}
+	return 0;
+}
+
 /* Reads and replays the record to import, so that a bad one is refused
  * with its line number before the database is opened. */
 static int check_import(job *j)
@@ -418,6 +418,8 @@ static int check_import(job *j)
 		return 1;
 	rc = replay_record(j, name, text, len);
 	free(text);
+	if (rc == 0)
+		rc = clean_record_names(j, name);
 	if (rc == 0 && j->nemails > j->replay->rec.players)
 		return too_many(j, j->nemails, "emails",
 		                j->replay->rec.players);
@@ -432,103 +434,12 @@ static int run_create(store *s, job *j)
 	store_error e;
 
 	if (store_create(s, &j->ng, id, &e) != STORE_OK)
-		return store_fail(&e);
+		return admin_store_fail(&e);
 	puts(id);
-	return flush_out();
+	return admin_flush_out();
 }
 
 /* "2024-05-01T12:00:00Z" for unix time t. */
-static const char *iso_time(int64_t t, char *buf, size_t cap)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if (gmtime_r(&tt, &tm) == NULL ||
-	    strftime(buf, cap, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
-		snprintf(buf, cap, "?");
-	return buf;
-}
-
-static const char *status_name(bt_status st)
-{
-	static const char *const names[] = {
-		[BT_PLAYING] = "playing", [BT_WON] = "won", [BT_LOST] = "lost"
-	};
-
-	if ((unsigned)st >= sizeof names / sizeof names[0])
-		return "?";
-	return names[st];
-}
-
-/* store_list's callback: one line; stops if standard output fails. */
-static int list_row(void *ctx, const store_summary *g)
-{
-	char created[32], updated[32];
-
-	(void)ctx;
-	printf("%-22s  %-7d  %-7s  %-7d  %-20s  %s\n", g->id, g->players,
-	       status_name(g->status), g->seq,
-	       iso_time(g->created, created, sizeof created),
-	       iso_time(g->updated, updated, sizeof updated));
-	return ferror(stdout);
-}
-
-static int run_list(store *s, job *j)
-{
-	store_error e;
-
-	(void)j;
-	printf("%-22s  %-7s  %-7s  %-7s  %-20s  %s\n", "id", "players",
-	       "status", "actions", "created", "updated");
-	if (store_list(s, list_row, NULL, &e) != STORE_OK)
-		return store_fail(&e);
-	return flush_out();
-}
-
-static int run_show(store *s, job *j)
-{
-	static store_game g;
-	static char json[BT_VIEW_MAX];
-	store_error e;
-	size_t n;
-
-	if (store_load(s, j->id, &g, &e) != STORE_OK)
-		return store_fail(&e);
-	if (j->seat > g.players) {
-		fprintf(stderr, "buffertime admin show: --seat %d: the game"
-		        " has %d players\n", j->seat, g.players);
-		return 2;
-	}
-	n = bt_view_json(&g.state, j->seat, json, sizeof json);
-	if (n == 0 || n >= sizeof json) {
-		fputs("buffertime admin show: the state view does not fit\n",
-		      stderr);
-		return 1;
-	}
-	fwrite(json, 1, n, stdout);
-	return flush_out();
-}
-
-static int emit_stdout(void *ctx, const char *s, size_t n)
-{
-	return fwrite(s, 1, n, ctx) != n;
-}
-
-static int run_export(store *s, job *j)
-{
-	static bt_record rec;
-	store_error e;
-
-	if (store_export(s, j->id, j->force, &rec, &e) != STORE_OK)
-		return store_fail(&e);
-	if (bt_record_write(&rec, emit_stdout, stdout) < 0) {
-		fputs("buffertime admin export: the stored game cannot be"
-		      " written as a record\n", stderr);
-		return 1;
-	}
-	return flush_out();
-}
-
 static int run_import(store *s, job *j)
 {
 	char id[STORE_ID_LEN + 1];
@@ -536,9 +447,9 @@ static int run_import(store *s, job *j)
 
 	if (store_import(s, &j->replay->rec, j->ng.emails, id, &e)
 	    != STORE_OK)
-		return store_fail(&e);
+		return admin_store_fail(&e);
 	puts(id);
-	return flush_out();
+	return admin_flush_out();
 }
 
 static int run_revoke(store *s, job *j)
@@ -547,9 +458,9 @@ static int run_revoke(store *s, job *j)
 	int64_t gen;
 
 	if (store_revoke(s, j->id, j->seat, &gen, &e) != STORE_OK)
-		return store_fail(&e);
+		return admin_store_fail(&e);
 	printf("%" PRId64 "\n", gen);
-	return flush_out();
+	return admin_flush_out();
 }
 
 /* Prints the seat's personal link for its current token generation, to
@@ -562,7 +473,7 @@ static int run_link(store *s, job *j)
 	token_keys k;
 
 	if (store_load(s, j->id, &g, &e) != STORE_OK)
-		return store_fail(&e);
+		return admin_store_fail(&e);
 	if (j->seat > g.players) {
 		fprintf(stderr, "buffertime admin link: the game has %d "
 		        "seats\n", g.players);
@@ -582,49 +493,7 @@ static int run_link(store *s, job *j)
 		return 1;
 	}
 	printf("%sg/%s?t=%s\n", j->base_url, j->id, tok);
-	return flush_out();
-}
-
-/* A backup never replaces a file: it may be the only good copy. */
-static int run_backup(store *s, job *j)
-{
-	struct stat st;
-	store_error e;
-
-	if (lstat(j->path, &st) == 0) {
-		fprintf(stderr, "buffertime admin backup: %s: exists already;"
-		        " refusing to overwrite it\n", j->path);
-		return 1;
-	}
-	if (errno != ENOENT) {
-		fprintf(stderr, "buffertime admin backup: %s: %s\n", j->path,
-		        strerror(errno));
-		return 1;
-	}
-	if (store_backup(s, j->path, &e) != STORE_OK)
-		return store_fail(&e);
-	return 0;
-}
-
-static void report_problem(void *ctx, const char *line)
-{
-	(void)ctx;
-	printf("%s\n", line);
-}
-
-static int run_check(store *s, job *j)
-{
-	store_error e;
-	store_rc rc;
-
-	(void)j;
-	rc = store_check(s, report_problem, NULL, &e);
-	if (flush_out() != 0)
-		return 1;
-	if (rc != STORE_OK)
-		return store_fail(&e);
-	puts("ok");
-	return flush_out();
+	return admin_flush_out();
 }
 
 /* The commands, as cli/main.c's table: adding one is one entry. */
@@ -781,7 +650,7 @@ int cmd_admin(int argc, char **argv)
 	if ((rc = parse(argc - i, argv + i, &j)) != 0)
 		return rc < 0 ? 0 : rc;
 	if (store_open(db_path(db), &s, &e) != STORE_OK)
-		return store_fail(&e);
+		return admin_store_fail(&e);
 	rc = j.cmd->run(s, &j);
 	store_close(s);
 	return rc;

@@ -247,6 +247,42 @@ expect_rc "import of two files" 2
 adm list
 same "a refused import created a game" list5 out
 
+# ---- names lose their hidden characters ----------------------------------
+# RIGHT-TO-LEFT OVERRIDE, zero-width space, BOM and the like are dropped
+# from names as from table talk, on create and on import (own database).
+ndb=$tmp/names.db
+hidden=$(printf '\342\200\256\342\200\213\357\273\277')
+# no_hidden FILE: FILE holds none of those bytes.
+no_hidden() {
+	! LC_ALL=C grep -qF -e "$(printf '\342\200\256')" -e "$(printf '\342\200\213')" \
+		-e "$(printf '\357\273\277')" "$1"
+}
+run admin --db "$ndb" create --players 2 --name "Ann${hidden}reD" --name " Bob$hidden"
+expect_rc "create with hidden characters in names" 0 && expect_id "create with hidden characters"
+run admin --db "$ndb" export --force "$id"
+check "create: name 1 without its hidden characters" grep -q '^name 1 AnnreD$' out
+check "create: name 2 without its hidden characters" grep -q '^name 2 Bob$' out
+check "create: an export holds a hidden character" no_hidden out
+run admin --db "$ndb" create --players 2 --name "$hidden" --name Bob
+expect_rc "create with a name of hidden characters only" 2 &&
+	expect_err "create with a name of hidden characters only" \
+		'^buffertime admin create: --name: .*nothing'
+sed "s/^name 1 Beckett\$/name 1 Beck${hidden}ett/" "$TESTDATA/example.rec" >hidden.rec
+run admin --db "$ndb" import hidden.rec
+expect_rc "import with hidden characters in a name" 0 && expect_id "import with hidden characters"
+run admin --db "$ndb" export "$id"
+check "import: name 1 without its hidden characters" grep -q '^name 1 Beckett$' out
+check "import: an export holds a hidden character" no_hidden out
+sed "s/^name 1 Beckett\$/name 1 $hidden/" "$TESTDATA/example.rec" >hidden-only.rec
+run admin --db "$ndb" list
+cp out names-list
+run admin --db "$ndb" import hidden-only.rec
+expect_rc "import with a name of hidden characters only" 2 &&
+	expect_err "import with a name of hidden characters only" \
+		'^buffertime admin import: hidden-only\.rec: name 1: .*nothing'
+run admin --db "$ndb" list
+same "a refused name created a game" names-list out
+
 # ---- game ids -------------------------------------------------------------
 
 for cmd in show export; do

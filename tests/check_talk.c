@@ -2,6 +2,7 @@
  * check_talk.c - the words of the table page between moves: spans of
  * time for people (cgi/since.c) and what a chat message may hold
  * (cgi/talk_text.c), as tables of inputs and the answers they must get,
+ * the names talk_clean_name leaves (each hidden character dropped),
  * plus a fuzz run of talk_clean (whatever comes in, what comes out is
  * valid UTF-8 within the bound, with no control character but LF).
  */
@@ -13,6 +14,7 @@
 #include <check.h>
 
 #include "since.h"
+#include "record.h"
 #include "talk.h"
 #include "utf8.h"
 
@@ -131,6 +133,85 @@ START_TEST(test_talk_bounds)
 }
 END_TEST
 
+/* ---- talk_clean_name --------------------------------------------------- */
+
+/* Every invisible or reordering character a name must lose: bidi
+ * embeddings, overrides, isolates and marks, zero-width ones, the BOM,
+ * C0, DEL and C1 controls. */
+static const char *const hidden[] = {
+	"\xe2\x80\xaa", "\xe2\x80\xab", "\xe2\x80\xac", "\xe2\x80\xad",
+	"\xe2\x80\xae",                                   /* U+202A..202E */
+	"\xe2\x81\xa6", "\xe2\x81\xa7", "\xe2\x81\xa8", "\xe2\x81\xa9",
+	"\xe2\x80\x8e", "\xe2\x80\x8f", "\xd8\x9c",       /* LRM RLM ALM */
+	"\xe2\x80\x8b", "\xe2\x80\x8c", "\xe2\x80\x8d",  /* U+200B..D */
+	"\xe2\x81\xa0", "\xef\xbb\xbf", "\xc2\xad",       /* WJ BOM SHY */
+	"\x01", "\x1b", "\x1f", "\x7f", "\xc2\x80", "\xc2\x85", "\xc2\x9f",
+	"\xf3\xa0\x80\x81",                              /* U+E0001 tag */
+};
+
+START_TEST(test_name_hidden)
+{
+	char in[64], out[BT_NAME_BYTES_MAX + 1];
+
+	snprintf(in, sizeof in, "Ann%sBob", hidden[_i]);
+	ck_assert_int_eq(talk_clean_name(in, out, sizeof out), TALK_OK);
+	ck_assert_str_eq(out, "AnnBob");
+	snprintf(in, sizeof in, "%s%s", hidden[_i], hidden[_i]);
+	ck_assert_int_eq(talk_clean_name(in, out, sizeof out), TALK_EMPTY);
+	ck_assert_str_eq(out, "");
+}
+END_TEST
+
+static const struct {
+	const char *in;
+	talk_rc rc;
+	const char *want;
+} names[] = {
+	{ "Beckett", TALK_OK, "Beckett" },
+	{ "<b>&\"'", TALK_OK, "<b>&\"'" },       /* escaped when written */
+	{ "  Ann  Lee \t", TALK_OK, "Ann Lee" },
+	{ "Ann\tLee", TALK_OK, "Ann Lee" },
+	{ "Ann\r\nLee", TALK_OK, "Ann Lee" },
+	{ "\xe2\x80\xae Ann", TALK_OK, "Ann" },   /* no space left in front */
+	{ "Ann \xe2\x80\x8b Lee", TALK_OK, "Ann Lee" },
+	{ "\xc3\xa9mile \xf0\x9f\x98\x80", TALK_OK, "\xc3\xa9mile \xf0\x9f\x98\x80" },
+	{ "", TALK_EMPTY, "" },
+	{ " \t\r\n", TALK_EMPTY, "" },
+	{ "\xe2\x80\xae\xe2\x80\x8f \xef\xbb\xbf", TALK_EMPTY, "" },
+	{ "0123456789012345678901234567890123456789", TALK_OK,
+	  "0123456789012345678901234567890123456789" },      /* 40 */
+	{ "0123456789012345678901234567890123456789\xe2\x80\xae", TALK_OK,
+	  "0123456789012345678901234567890123456789" },
+	{ "01234567890123456789012345678901234567890", TALK_TOO_LONG, "" },
+	{ "a\xff", TALK_BAD_TEXT, "" },
+	{ "a\xc3", TALK_BAD_TEXT, "" },
+	{ "\xed\xa0\x80", TALK_BAD_TEXT, "" },
+};
+
+START_TEST(test_name_clean)
+{
+	char out[BT_NAME_BYTES_MAX + 1];
+
+	memset(out, 'x', sizeof out);
+	ck_assert_int_eq(talk_clean_name(names[_i].in, out, sizeof out),
+	                 names[_i].rc);
+	ck_assert_str_eq(out, names[_i].want);
+}
+END_TEST
+
+START_TEST(test_name_bounds)
+{
+	char out[8];
+
+	/* 40 characters of 4 bytes each need BT_NAME_BYTES_MAX + 1 */
+	ck_assert_int_eq(talk_clean_name("abcdefgh", out, sizeof out),
+	                 TALK_TOO_LONG);
+	ck_assert_str_eq(out, "");
+	ck_assert_int_eq(talk_clean_name("abc", out, sizeof out), TALK_OK);
+	ck_assert_int_eq(talk_clean_name("a", out, 0), TALK_TOO_LONG);
+}
+END_TEST
+
 /* 1 if s is valid UTF-8 with no control character but LF. */
 static int clean_text(const char *s)
 {
@@ -195,6 +276,11 @@ static Suite *talk_suite(void)
 	tcase_add_loop_test(tc, test_talk_clean, 0, N(talks));
 	tcase_add_test(tc, test_talk_bounds);
 	tcase_add_test(tc, test_talk_fuzz);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("name");
+	tcase_add_loop_test(tc, test_name_hidden, 0, N(hidden));
+	tcase_add_loop_test(tc, test_name_clean, 0, N(names));
+	tcase_add_test(tc, test_name_bounds);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -663,4 +663,40 @@ expect_code "new game: first in an empty row" 400
 shows "new game: first in an empty row" '<option value="3" selected>'
 check "new game: refusals made no game" [ "$(games_now)" = "$before" ]
 
+# ============================================================================
+# names lose their hidden characters
+# ============================================================================
+# A name with RIGHT-TO-LEFT OVERRIDE (U+202E), a zero-width space and RLM
+# is stored, shown and fed without them; one made only of them is refused.
+rlo=$'\xe2\x80\xae'
+create 1 'Ann%E2%80%AEreD%E2%80%8B%E2%80%8F' 'Bob' || finish
+gn=$game
+check "hidden characters: stored without them" \
+	[ "$(sqlite3 "file:$db?mode=ro" "SELECT name FROM seats WHERE game = '$gn' AND seat = 1")" = AnnreD ]
+check "hidden characters: not on the links page" [ -z "$(grep -F "$rlo" "$tmp/b")" ]
+: >"$tmp/n1"
+open_link "$tmp/n1" "${links[1]}"
+req "$tmp/n1" GET "${base}g/$gn"
+expect_code "hidden characters: the table" 200
+check "hidden characters: the table shows AnnreD" grep -qF AnnreD "$tmp/b"
+check "hidden characters: not on the table" [ -z "$(grep -F "$rlo" "$tmp/b")" ]
+watch=$(grep -o "${base}g/$gn/watch?k=[A-Za-z0-9_-]*" "$tmp/b" | head -n 1)
+req "" GET "$watch"
+expect_code "hidden characters: the spectator page ($watch)" 200
+check "hidden characters: the spectator page shows AnnreD" grep -qF AnnreD "$tmp/b"
+check "hidden characters: not on the spectator page" [ -z "$(grep -F "$rlo" "$tmp/b")" ]
+page_url=${base}g/$gn
+req "$tmp/n1" GET "$page_url"
+if form pick action=work; then act "$tmp/n1" "$gn" action=work; else act "$tmp/n1" "$gn" action=log; fi
+req "" GET "$(feed_url "$tmp/n1" "$gn")"
+expect_code "hidden characters: the feed" 200
+check "hidden characters: the feed names AnnreD" grep -qF AnnreD "$tmp/b"
+check "hidden characters: not in the feed" [ -z "$(grep -F "$rlo" "$tmp/b")" ]
+before=$(games_now)
+req "" POST "${base}new" "first=1&name1=%E2%80%AE%E2%80%8B+%EF%BB%BF&name2=Bob"
+expect_code "new game: a name of hidden characters only" 400
+check "new game: hidden characters only: no game made" [ "$(games_now)" = "$before" ]
+shows "new game: hidden characters only" 'Player 1'
+shows "new game: hidden characters only" 'value="Bob"'
+
 finish
