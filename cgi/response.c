@@ -167,12 +167,26 @@ static void hdr(char *h, size_t cap, size_t *len, const char *fmt, ...)
 	*len = n < 0 ? cap : *len + (size_t)n;
 }
 
+/* The headers every response carries, errors, redirects and 304s too,
+ * so a deployment behind another proxy is as safe as behind our nginx:
+ * no inline script or style (live.js is a file of ours), no frames, no
+ * sniffing, no Referer carrying a seat link's token away.  The same
+ * words as the add_header lines of www/nginx.conf.in, which hides these
+ * copies (fastcgi_hide_header) to add its own. */
+static const char security_headers[] =
+	"Content-Security-Policy: default-src 'self'; script-src 'self'; "
+	"style-src 'self'; img-src 'self' data:; object-src 'none'; "
+	"frame-ancestors 'none'; form-action 'self'; base-uri 'none'\r\n"
+	"X-Content-Type-Options: nosniff\r\n"
+	"Referrer-Policy: no-referrer\r\n"
+	"X-Frame-Options: DENY\r\n";
+
 void resp_send(web *w, FCGX_Stream *stream, int head)
 {
 	const resp *r = &w->rs;
 	const out *b = r->body;
 	/* URL and cookie are bounded, so the block always fits. */
-	char h[WEB_URL_MAX + WEB_COOKIE_MAX + 512];
+	char h[WEB_URL_MAX + WEB_COOKIE_MAX + sizeof security_headers + 512];
 	size_t len = 0;
 
 	hdr(h, sizeof h, &len, "Status: %d %s\r\n", r->status,
@@ -197,7 +211,7 @@ void resp_send(web *w, FCGX_Stream *stream, int head)
 		hdr(h, sizeof h, &len, "Location: %s\r\n", r->location);
 	if (r->cookie[0])
 		hdr(h, sizeof h, &len, "Set-Cookie: %s\r\n", r->cookie);
-	hdr(h, sizeof h, &len, "\r\n");
+	hdr(h, sizeof h, &len, "%s\r\n", security_headers);
 	if (len >= sizeof h)
 		len = sizeof h - 1;
 	FCGX_PutStr(h, (int)len, stream);

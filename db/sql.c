@@ -225,6 +225,15 @@ int sql_run(store *s, enum sql_stmt which)
 
 store_rc sql_begin(store *s, store_error *err)
 {
+	int moved = 0;
+
+	/* A file deleted or moved away under the open connection still
+	 * takes writes (in WAL mode SQLite does not refuse them), which
+	 * are lost: refuse every change until the file is back. */
+	if (sqlite3_file_control(s->db, "main", SQLITE_FCNTL_HAS_MOVED,
+	                         &moved) == SQLITE_OK && moved)
+		return store_fail(err, STORE_ERROR, "the database file was "
+		                  "moved or deleted since it was opened");
 	int rc = sql_run(s, SQL_BEGIN);
 	return rc == SQLITE_DONE ? STORE_OK
 	                         : store_sqlite_fail(s, rc, "begin", err);

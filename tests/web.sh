@@ -50,6 +50,30 @@ security_headers() {
 	check "$1: X-Content-Type-Options" [ "$(header X-Content-Type-Options)" = nosniff ]
 	check "$1: Referrer-Policy" [ "$(header Referrer-Policy)" = no-referrer ]
 	check "$1: X-Frame-Options" [ "$(header X-Frame-Options)" = DENY ]
+	# The program sends them too: nginx must not pass on a second copy.
+	local n h
+	for h in Content-Security-Policy X-Content-Type-Options Referrer-Policy \
+		X-Frame-Options; do
+		n=$(grep -ci "^$h:" "$tmp/h")
+		check "$1: $h sent once, not $n times" [ "$n" -eq 1 ]
+	done
+}
+
+# direct NAME METHOD URI [VAR=VALUE...]: asks buffertime.fcgi itself, on
+# its socket, with cgi-fcgi (a FastCGI client) and the params nginx
+# passes; $tmp/h gets the program's headers, $code its status.
+direct() {
+	local name=$1 method=$2 uri=$3
+	shift 3
+	env -i REQUEST_METHOD="$method" REQUEST_URI="$uri" \
+		DOCUMENT_URI="${uri%%\?*}" PATH_INFO="${uri%%\?*}" SCRIPT_NAME= \
+		QUERY_STRING="$(case $uri in *\?*) echo "${uri#*\?}" ;; esac)" \
+		SERVER_PROTOCOL=HTTP/1.1 GATEWAY_INTERFACE=CGI/1.1 \
+		SERVER_NAME=localhost HTTP_HOST=localhost REMOTE_ADDR=127.0.0.1 "$@" \
+		timeout 15 cgi-fcgi -bind -connect "$run/fcgi.sock" >"$tmp/d" 2>/dev/null
+	sed -n '1,/^\r\{0,1\}$/p' "$tmp/d" >"$tmp/h"
+	code=$(sed -n 's/^Status: \([0-9]*\).*/\1/p' "$tmp/h" | head -n 1)
+	security_headers "$name, from the program"
 }
 
 # ---- the game, from the store's side ------------------------------------------
@@ -173,6 +197,7 @@ join() {
 	# Path is the prefix, so that "my games" receives every game's cookie.
 	case $cookie in *[Pp]ath="${prefix};"*) ok ;; *) not_ok "seat $s cookie path: $cookie" ;; esac
 	case $cookie in *[Ss]ecure*) not_ok "seat $s cookie is Secure over http" ;; *) ok ;; esac
+	security_headers "open seat $s link (a redirect)"
 }
 
 # act GAME SEAT WANT: posts the form of WANT from the seat's table page;
@@ -260,9 +285,30 @@ check "table page: revalidated, never shared" \
 	grep -qi '^cache-control: private, no-cache' "$tmp/h"
 check "table page: no raw <script> but live.js" [ -z "$(grep -i '<script' "$tmp/b" |
 	grep -v '^<script src="[^"]*/static/live\.js?v=[^"]*" data-tag="[^"<>]*" defer></script>$')" ]
+etag=$(header ETag)
+code=$(curl -s --max-time 15 -D "$tmp/h" -o "$tmp/b" -w '%{http_code}' \
+	-b "${jar[1]}" -H "If-None-Match: $etag" "${base}g/$g1" 2>/dev/null) || code=000
+expect_code "seat 1 table, unchanged since its ETag" 304
+security_headers "304 table"
 req "" GET "${base}g/$g1"
 expect_code "table without a cookie" 403
 security_headers "403 page"
+
+# ---- the same headers from the program itself, without nginx -----------------
+if command -v cgi-fcgi >/dev/null 2>&1; then
+	cookie=$(awk -v n="bt_$g1" '$6 == n { print $6 "=" $7 }' "${jar[1]}")
+	direct "table page" GET "${prefix}g/$g1" HTTP_COOKIE="$cookie"
+	expect_code "table page, from the program" 200
+	direct "304 table" GET "${prefix}g/$g1" HTTP_COOKIE="$cookie" \
+		HTTP_IF_NONE_MATCH="$etag"
+	expect_code "304 table, from the program" 304
+	direct "404 page" GET "${prefix}no/such/page"
+	expect_code "404 page, from the program" 404
+	direct "seat link (a redirect)" GET "${g1_links[2]#"$origin"}"
+	expect_code "seat link, from the program" 303
+else
+	not_ok "cgi-fcgi is not installed (libfcgi-bin; scripts/install-deps installs it): the program's own headers were not checked"
+fi
 
 # ---- forged and other games' tokens ----------------------------------------
 tok=${links[1]#*\?t=}
