@@ -245,19 +245,6 @@ check "scripts/web down stopped the mailer" [ ! -f "$run/mailer.pid" ]
 
 # ---- the example nginx site, over TLS, with socket activation ---------------
 
-# free_port: a port nobody on 127.0.0.1 listens on (bounded tries).
-free_port() {
-	local p
-	for _ in $(seq 50); do
-		p=$((20000 + (RANDOM * 32768 + RANDOM) % 40000))
-		if ! timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$p" 2>/dev/null; then
-			echo "$p"
-			return 0
-		fi
-	done
-	return 1
-}
-
 # started CMD...: runs CMD in a session of its own, for cleanup to stop.
 started() {
 	setsid "$@" </dev/null &

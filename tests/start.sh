@@ -73,19 +73,6 @@ busy() {
 	timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null
 }
 
-# free_port: a port nobody listens on, never 8080 (another start's).
-free_port() {
-	local p
-	for _ in $(seq 50); do
-		p=$((20000 + (RANDOM * 32768 + RANDOM) % 40000))
-		if [ "$p" != 8080 ] && ! busy "$p"; then
-			echo "$p"
-			return 0
-		fi
-	done
-	return 1
-}
-
 # hold P: a listener of this test takes 127.0.0.1:P (another program).
 hold() {
 	python3 -c '

@@ -60,6 +60,27 @@ expect_err() {
 	fi
 }
 
+# free_port: a port of 127.0.0.1 that can be bound now, never 8080 (a
+# start's default), from below the kernel's ephemeral range: a port
+# drawn from inside it may be any client connection's local port
+# meanwhile, which no connect test sees and which a listener cannot take.
+free_port() {
+	local p low=32768 high
+	read -r low high </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || true
+	[ "$low" -gt 11000 ] 2>/dev/null || low=32768
+	for _ in $(seq 50); do
+		p=$((10000 + (RANDOM * 32768 + RANDOM) % (low - 10000)))
+		[ "$p" != 8080 ] || continue
+		if python3 -c 'import socket, sys
+s = socket.socket()
+s.bind(("127.0.0.1", int(sys.argv[1])))' "$p" 2>/dev/null; then
+			echo "$p"
+			return 0
+		fi
+	done
+	return 1
+}
+
 # finish: the closing line, and the exit status.
 finish() {
 	echo "$pass passed, $fail failed"
