@@ -210,7 +210,7 @@ int table_fresh(web *w, int by_cookie)
 	if (store_mark_get(w->st, w->rq.game, TABLE_TALK_SHOWN, &m, &err)
 	    != STORE_OK)
 		return 0;       /* the page itself says what is wrong */
-	if (by_cookie && (seat_cookie(w, &s, &gen) || s > m.players ||
+	if (by_cookie && (seat_cookie(w, &s, &gen) || s < 1 || s > m.players ||
 	             s > BT_MAX_PLAYERS || gen != m.seats[s - 1].token_gen))
 		return 0;
 	make_tag(w, &m, s, w->rs.etag, sizeof w->rs.etag);

@@ -123,6 +123,10 @@ store_rc store_create_locked(store *s, const store_new_game *ng,
  * lines) to the scratch replay, after bt_replay_init. 0 or -1 (gerr). */
 int store_feed_header(store *s, const store_game *g, bt_error *gerr);
 
+/* A game's status from its spelling in the games table ("playing",
+ * "won", "lost"); anything else reads as playing (store_games.c). */
+bt_status sql_status_of(const unsigned char *text);
+
 /* Applies the migrations the database lacks (migrate.c). */
 store_rc store_migrate(store *s, store_error *err);
 

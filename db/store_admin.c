@@ -10,15 +10,6 @@
 
 #include "sql.h"
 
-static bt_status status_of(const unsigned char *text)
-{
-	if (text && !strcmp((const char *)text, "won"))
-		return BT_WON;
-	if (text && !strcmp((const char *)text, "lost"))
-		return BT_LOST;
-	return BT_PLAYING;
-}
-
 store_rc store_list(store *s, int (*fn)(void *ctx, const store_summary *g),
                     void *ctx, store_error *err)
 {
@@ -33,7 +24,7 @@ store_rc store_list(store *s, int (*fn)(void *ctx, const store_summary *g),
 		g.updated = sqlite3_column_int64(st, 2);
 		g.players = sqlite3_column_int(st, 3);
 		g.seq = sqlite3_column_int(st, 4);
-		g.status = status_of(sqlite3_column_text(st, 5));
+		g.status = sql_status_of(sqlite3_column_text(st, 5));
 		if (fn(ctx, &g)) {
 			rc = SQLITE_DONE;
 			break;

@@ -16,6 +16,14 @@ static const char *const status_names[] = {
 	[BT_PLAYING] = "playing", [BT_WON] = "won", [BT_LOST] = "lost",
 };
 
+bt_status sql_status_of(const unsigned char *text)
+{
+	for (int st = BT_WON; st <= BT_LOST; st++)
+		if (text && !strcmp((const char *)text, status_names[st]))
+			return (bt_status)st;
+	return BT_PLAYING;
+}
+
 /* The layout tag stored beside a snapshot: the engine's format number,
  * the struct's size and the byte order, so no other layout is misread. */
 static int snapshot_format(void)

@@ -8,21 +8,12 @@
 
 #include "sql.h"
 
-static bt_status status_of(const unsigned char *text)
-{
-	if (text && !strcmp((const char *)text, "won"))
-		return BT_WON;
-	if (text && !strcmp((const char *)text, "lost"))
-		return BT_LOST;
-	return BT_PLAYING;
-}
-
 /* The game's columns, from the first row. */
 static int mark_game(sqlite3_stmt *st, store_mark *m)
 {
 	m->players = sqlite3_column_int(st, 0);
 	m->seq = sqlite3_column_int(st, 1);
-	m->status = status_of(sqlite3_column_text(st, 2));
+	m->status = sql_status_of(sqlite3_column_text(st, 2));
 	/* a look counts only while the game has not moved on (store_load) */
 	if (sqlite3_column_int(st, 3) == m->seq &&
 	    sql_column_text(st, 5, m->sweep_card, sizeof m->sweep_card) == 0 &&

@@ -51,21 +51,6 @@ DAY=86400
 
 # ---- helpers ------------------------------------------------------------------
 
-# sql QUERY: one answer from the store's file.
-sql() {
-	sqlite3 -batch "$db" "$1" 2>"$tmp/sql.err"
-}
-
-# restart NOW: the servers again (same folder, same data) with the clock
-# at NOW.
-restart() {
-	bash "$SRCDIR/scripts/web" down "$run" >/dev/null 2>&1 ||
-		not_ok "scripts/web down $run"
-	BUFFERTIME_NOW=$1 up "$run"
-	base=$url
-	origin=$(origin_of "$base")
-}
-
 # page SEAT [QUERY]: the seat's table (into $tmp/b).
 page() {
 	page_url=${base}g/$game${2-}
@@ -319,7 +304,7 @@ case "$code $loc" in "303 "*"?m=stale") ok ;; *) not_ok "an outdated nudge: $cod
 step || not_ok "seat 2 could not move"
 
 # ---- the clock moves on two days and three hours ------------------------------------
-restart $((T0 + 2 * DAY + 3 * 3600))
+restart "$run" $((T0 + 2 * DAY + 3 * 3600))
 page 1
 check "two days later: waiting on Cyd for 2 days" \
 	grep -q 'Waiting on Cyd (seat 3) for 2 days' "$tmp/b"

@@ -38,19 +38,6 @@ seed=11
 T0=1700000000
 DAY=86400
 
-sql() {
-	sqlite3 -batch "$db" "$1" 2>"$tmp/sql.err"
-}
-
-restart() {
-	bash "$SRCDIR/scripts/web" down "$run" >/dev/null 2>&1 ||
-		not_ok "scripts/web down $run"
-	# the same port: the links, and so the tags, stay
-	BUFFERTIME_NOW=$1 up "$run" --port "$port"
-	base=$url
-	origin=$(origin_of "$base")
-}
-
 # creq JAR METHOD URL [HEADER...]: a request with extra headers; as req.
 creq() {
 	local jar=$1 method=$2 u=$3 args=()
@@ -252,12 +239,12 @@ t2=$new
 # ---- the clock ----------------------------------------------------------------------
 # seat $n waits on seat $to: "Waiting on ... for less than a minute"
 tn=$(tag "$n")
-restart $((T0 + 20))
+restart "$run" $((T0 + 20)) --port "$port"   # the same port: the links, and so the tags, stay
 fresh "20 seconds on, the same words" 2 "$t2"
 moved "20 seconds on, the nudging seat (the next nudge in 23 hours)" "$n" "$tn"
 check "the nudging seat's page says 23 hours" grep -q 'can go in 23 hours' "$tmp/b"
 tn=$new
-restart $((T0 + 2 * DAY))
+restart "$run" $((T0 + 2 * DAY)) --port "$port"
 moved "two days on, seat $n (waiting for 2 days)" "$n" "$tn"
 check "the page says 2 days" grep -q 'for 2 days' "$tmp/b"
 check "the clock moved only the second half ($tn $new)" \

@@ -104,6 +104,23 @@ form() {
 	seed=$((seed + 1))
 }
 
+# restart RUN NOW [UP-ARGS...]: the servers of RUN again (same folder,
+# same data) with their clock at NOW; sets url, base and origin.
+restart() {
+	local r=$1 now=$2
+	shift 2
+	bash "$SRCDIR/scripts/web" down "$r" >/dev/null 2>&1 ||
+		not_ok "scripts/web down $r"
+	BUFFERTIME_NOW=$now up "$r" "$@"
+	base=$url
+	origin=$(origin_of "$base")
+}
+
+# sql QUERY: one answer from the store's file $db.
+sql() {
+	sqlite3 -batch "$db" "$1" 2>"$tmp/sql.err"
+}
+
 # origin_of URL: scheme, host and port of URL.
 origin_of() {
 	echo "$1" | sed 's|^\(https\{0,1\}://[^/]*\).*|\1|'
