@@ -75,8 +75,10 @@ fi
 mkdir -p "$tmp/www"
 cp -R "$src/www/." "$tmp/www/"
 
+# The load makes a new game whenever one ends: hundreds an hour from one
+# address, past the default games_per_hour.
 url=$(bash "$src/scripts/web" up "$tmp/run" --fcgi "$fcgi" --templates "$src/templates" \
-	--www "$tmp/www" --workers 2 --access-log off \
+	--www "$tmp/www" --workers 2 --access-log off --set games_per_hour=0 \
 	--synchronous "${BENCH_SYNC:-full}" 2>"$tmp/up.err") ||
 	{ cat "$tmp/up.err" >&2; die "scripts/web up failed"; }
 

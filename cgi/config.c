@@ -50,6 +50,14 @@ static const struct {
 	  CONF_MAIL_TIMEOUT_MAX },
 	{ "mail_poll", CONF_INT, offsetof(conf, mail_poll), 0, 1,
 	  CONF_MAIL_POLL_MAX },
+	{ "create", CONF_TEXT, offsetof(conf, create),
+	  sizeof(((conf *)0)->create), 0, 0 },
+	{ "invite_code", CONF_TEXT, offsetof(conf, invite_code),
+	  sizeof(((conf *)0)->invite_code), 0, 0 },
+	{ "games_per_hour", CONF_INT, offsetof(conf, games_per_hour), 0, 0,
+	  CONF_LIMIT_MAX },
+	{ "seat_mails_per_day", CONF_INT, offsetof(conf, seat_mails_per_day),
+	  0, 0, CONF_LIMIT_MAX },
 };
 
 enum { NKEYS = sizeof keys / sizeof keys[0], CONF_LINE_MAX = 2048 };
@@ -78,6 +86,11 @@ void conf_defaults(conf *c)
 	copy(c->sendmail, sizeof c->sendmail, "/usr/sbin/sendmail -t -i");
 	c->mail_timeout = 60;
 	c->mail_poll = 5;
+	/* A server on the open internet must not mail strangers for
+	 * strangers: by default only those given the code make games. */
+	copy(c->create, sizeof c->create, "code");
+	c->games_per_hour = 10;
+	c->seat_mails_per_day = 3;
 }
 
 /* Parses a decimal in [min, max]. */
@@ -253,6 +266,29 @@ static int default_key_file(conf *c, char *why, size_t cap)
 	return 0;
 }
 
+/* create: open, code (with an invitation code) or admin.  The mailer
+ * reads the same file but makes no games: it is not asked for a code. */
+static int check_create(const conf *c, char *why, size_t cap)
+{
+	size_t n = strlen(c->invite_code);
+
+	if (strcmp(c->create, "open") && strcmp(c->create, "code") &&
+	    strcmp(c->create, "admin")) {
+		snprintf(why, cap, "create must be open, code or admin");
+		return -1;
+	}
+	if (n && (n < CONF_CODE_MIN ||
+	          strspn(c->invite_code, "!#$%&()*+,-./0123456789:;<>?@"
+	                 "ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_abcdefghijklmnopqrstu"
+	                 "vwxyz{|}~") != n)) {
+		snprintf(why, cap, "invite_code must be %d to %d printable "
+		         "characters without spaces or quotes", CONF_CODE_MIN,
+		         CONF_CODE_MAX);
+		return -1;
+	}
+	return 0;
+}
+
 int conf_finish(conf *c, char *why, size_t cap)
 {
 	if (default_key_file(c, why, cap))
@@ -272,5 +308,5 @@ int conf_finish(conf *c, char *why, size_t cap)
 		snprintf(why, cap, "sendmail must name a program");
 		return -1;
 	}
-	return 0;
+	return check_create(c, why, cap);
 }

@@ -16,6 +16,11 @@
  *	                                       message is a file there)
  *	mail_timeout = 60                  (seconds one sendmail may take)
  *	mail_poll = 5                      (seconds between outbox looks)
+ *	create    = code                   (who may make games from the web:
+ *	                                   open, code or admin)
+ *	invite_code = SECRET               (what create = code asks for)
+ *	games_per_hour = 10                (per client address; 0: no limit)
+ *	seat_mails_per_day = 3             (per recipient; 0: no limit)
  *
  * Every key has a default; conf_finish() checks the whole and derives the
  * path prefix of base_url.  Errors are one line for people, naming the
@@ -32,6 +37,9 @@ enum {
 	CONF_WORKERS_MAX = 64,
 	CONF_MAIL_TIMEOUT_MAX = 3600,
 	CONF_MAIL_POLL_MAX = 3600,
+	CONF_CODE_MIN = 8,        /* bytes of an invitation code, at least */
+	CONF_CODE_MAX = 128,
+	CONF_LIMIT_MAX = 100000,
 	CONF_WHY_MAX = 1200       /* a comfortable size for `why` */
 };
 
@@ -50,6 +58,10 @@ typedef struct conf {
 	char sendmail[CONF_PATH_MAX + 1];  /* program and arguments */
 	char mail_dir[CONF_PATH_MAX + 1];  /* "" unless mail goes to files */
 	int mail_timeout, mail_poll;       /* seconds */
+	char create[8];                    /* "open", "code" or "admin" */
+	char invite_code[CONF_CODE_MAX + 1];  /* "" unless set */
+	int games_per_hour;                /* per client; 0: no limit */
+	int seat_mails_per_day;            /* per recipient; 0: no limit */
 } conf;
 
 /* Fills c with the defaults (BT_DEFAULT_DB, BT_TEMPLATE_DIR...). */

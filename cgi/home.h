@@ -12,4 +12,8 @@
 web_err home_render(web *w, int status, const form *filled,
                     const char *message);
 
+/* Renders, with status, the home page of a server where only the
+ * administrator makes games (create = admin): no form. */
+web_err closed_render(web *w, int status);
+
 #endif

@@ -24,4 +24,6 @@ const char *const web_tpl_files[TPL__MAX] = {
 	[TPL_TALK] = "talk.html",
 	[TPL_HISTORY] = "history.html",
 	[TPL_RULES] = "rules.html",
+	[TPL_BLOCK] = "block.html",
+	[TPL_CLOSED] = "closed.html",
 };

@@ -15,6 +15,7 @@
 	X(has_back) X(back_url) X(has_rule_link) X(rule_url) \
 	/* home.html */ \
 	X(new_url) X(has_message) X(message) X(remind_hours) \
+	X(create_code) X(invite) \
 	X(more_open) X(more_seat) X(more_no) X(more_name) X(more_email) \
 	X(more_minutes) \
 	X(first_opt) X(first_value) X(first_text) X(first_sel) \
@@ -57,6 +58,9 @@
 	X(notify_sel) \
 	/* unsub.html (also settings_url) */ \
 	X(unsub_url) X(unsub_who) X(unsub_done) X(unsub_none) \
+	/* block.html; settings.html has settings_blocked */ \
+	X(block_url) X(block_address) X(block_done) X(block_already) \
+	X(block_ask) X(settings_blocked) X(settings_noaddr) \
 	/* games.html; home.html links to it */ \
 	X(games_url) X(games_summary) X(has_games) X(mygame) X(mygame_url) \
 	X(mygame_class) X(mygame_players) X(mygame_round) X(mygame_turn) \
@@ -113,6 +117,8 @@ typedef enum web_tpl {
 	TPL_TALK,      /* the table talk panel of a seat's table */
 	TPL_HISTORY,   /* every action of a game in words */
 	TPL_RULES,     /* how to play, from the engine's facts */
+	TPL_BLOCK,     /* stop all email from this server to an address */
+	TPL_CLOSED,    /* the home page where only the admin makes games */
 	TPL__MAX
 } web_tpl;
 

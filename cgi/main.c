@@ -88,8 +88,17 @@ static int read_settings(conf *c, int argc, char **argv)
 		    conf_set(c, flags[f].key, argv[i + 1], why, sizeof why))
 			goto fail;
 	}
-	if (conf_finish(c, why, sizeof why) == 0)
-		return 0;
+	if (conf_finish(c, why, sizeof why))
+		goto fail;
+	if (strcmp(c->create, "code") == 0 && !c->invite_code[0]) {
+		snprintf(why, sizeof why, "create = code (the default) needs "
+		         "invite_code = A-SECRET-CODE, which the new-game form "
+		         "asks for; or set create = open (anyone may make "
+		         "games) or create = admin (only buffertime admin "
+		         "create)");
+		goto fail;
+	}
+	return 0;
 fail:
 	fprintf(stderr, "buffertime.fcgi: %s\n", why);
 	return -1;
@@ -252,6 +261,9 @@ static int worker(const conf *c, tmpl *const *t, const token_keys *k, int fd)
 		        (long)getpid(), err.why);
 		return 1;
 	}
+	store_set_limits(W.st, &(store_limits){
+		.games_per_hour = c->games_per_hour,
+		.seat_mails_per_day = c->seat_mails_per_day });
 	if (FCGX_InitRequest(&fr, fd, 0) != 0)
 		return 1;
 	while (FCGX_Accept_r(&fr) >= 0) {
@@ -263,6 +275,22 @@ static int worker(const conf *c, tmpl *const *t, const token_keys *k, int fd)
 }
 
 /* ---- the parent -------------------------------------------------------- */
+
+/* A worker that exits sooner than QUICK_DEATH_MS after its start could
+ * not start (a bad database, say): the parent waits a second before the
+ * next try.  One killed by a signal (a crash, the OOM killer, SIGKILL)
+ * is replaced at once, so the pool stays whole however often it
+ * happens, up to KILLED_PER_S a second: beyond, a worker that crashes
+ * as it starts would have the parent fork without pause. */
+enum { QUICK_DEATH_MS = 1000, KILLED_PER_S = 10 };
+
+static long long monotonic_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
 
 static pid_t spawn(const conf *c, tmpl *const *t, const token_keys *k, int fd)
 {
@@ -282,23 +310,35 @@ static void supervise(const conf *c, tmpl *const *t, const token_keys *k,
                       int fd)
 {
 	pid_t pids[CONF_WORKERS_MAX] = { 0 };
-	int status;
+	long long born[CONF_WORKERS_MAX] = { 0 }, window = 0;
+	int status, killed = 0;
 
 	while (!stopping) {
 		for (int i = 0; i < c->workers && !stopping; i++)
-			if (pids[i] <= 0)
+			if (pids[i] <= 0) {
 				pids[i] = spawn(c, t, k, fd);
+				born[i] = monotonic_ms();
+			}
 		pid_t dead = waitpid(-1, &status, 0);
+		int pause = 0;
+		long long now = monotonic_ms();
+		if (now - window >= 1000) {
+			window = now;
+			killed = 0;
+		}
 		for (int i = 0; dead > 0 && i < c->workers; i++)
 			if (pids[i] == dead) {
 				pids[i] = 0;
+				pause = WIFSIGNALED(status)
+				        ? ++killed > KILLED_PER_S
+				        : now - born[i] < QUICK_DEATH_MS;
 				if (!stopping)
 					fprintf(stderr, "buffertime.fcgi: worker "
 					        "%ld ended (status %d); "
 					        "restarting\n", (long)dead,
 					        status);
 			}
-		if (dead > 0 && !stopping)
+		if (pause && !stopping)
 			sleep(1);    /* never spin on a worker that dies at once */
 	}
 	for (int i = 0; i < c->workers; i++)

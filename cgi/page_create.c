@@ -14,7 +14,15 @@
  * complaining about work starts, ties to the earlier row, R1).  remind =
  * 1..720 (hours a seat may have the turn before its reminder email;
  * empty or absent: 24).  players (2..6), from older forms and scripts, is
- * optional; if sent it must be the number of names.
+ * optional; if sent it must be the number of names.  invite: the
+ * config's invitation code, when create = code.
+ *
+ * Guard: the config's create mode (admin: no games from the web), then
+ * the limits, which hold whatever the form says: wrong codes and games
+ * per client address, "your seat" emails per recipient (server-wide),
+ * one address per game.  A limit reached is a 429 saying when to try
+ * again; the game and its emails are made in one transaction or not at
+ * all.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -26,6 +34,7 @@
 #include "describe.h"
 #include "home.h"
 #include "message.h"
+#include "since.h"
 #include "talk.h"
 #include "vals.h"
 
@@ -179,6 +188,26 @@ static const char *read_row(const form *f, int row, new_game *ng)
 	return NULL;
 }
 
+/* No address in two seats (spelled alike but for case or a "+tag"). */
+static const char *one_seat_each(new_game *ng)
+{
+	char a[STORE_EMAIL_MAX + 1], b[STORE_EMAIL_MAX + 1];
+
+	for (int i = 0; i < ng->players; i++)
+		for (int j = 0; j < i; j++)
+			if (ng->email[i][0] && ng->email[j][0] &&
+			    store_address_key(ng->email[i], a, sizeof a) == 0 &&
+			    store_address_key(ng->email[j], b, sizeof b) == 0 &&
+			    strcmp(a, b) == 0) {
+				snprintf(ng->why, sizeof ng->why, "Players %d "
+				         "and %d have the same email address: "
+				         "each address may be in one seat of a "
+				         "game.", ng->row[j], ng->row[i]);
+				return ng->why;
+			}
+	return NULL;
+}
+
 /* The rows with a name are the players: 2 to 6, and as many as a
  * players field says, if one is sent. */
 static const char *read_rows(const form *f, new_game *ng)
@@ -191,6 +220,8 @@ static const char *read_rows(const form *f, new_game *ng)
 			return why;
 	if (ng->players < BT_MIN_PLAYERS)
 		return "Fill in the names of 2 to 6 players, one row each.";
+	if ((why = one_seat_each(ng)) != NULL)
+		return why;
 	if (!form_get(f, "players") || !form_get(f, "players")[0])
 		return NULL;
 	if (form_get_int(f, "players", BT_MIN_PLAYERS, BT_MAX_PLAYERS, &v) ||
@@ -241,23 +272,14 @@ static const char *decode(const form *f, new_game *ng)
 	return read_first(f, ng);
 }
 
-/* The "your seat" email of seat (mail/compose.c has its words), queued
- * if the seat has an address. */
-static web_err queue_mail(web *w, int seat)
+/* A store_seat_mail_fn: the "your seat" email of seat (mail/compose.c
+ * has its words), queued in the transaction that makes the game. */
+static int seat_mail(void *ctx, const store_game *g, int seat,
+                     store_mail *m)
 {
-	static store_mail m;
-	compose_ctx c = { w->st, &w->keys, w->cf->base_url };
-	store_error err;
-	int n = compose_seat(&c, &w->game, seat, NULL, &m);
+	const compose_ctx *c = ctx;
 
-	if (n < 0) {
-		web_log(w, __func__, "seat %d: the email could not be written",
-		        seat);
-		return WEB_INTERNAL;
-	}
-	if (n > 0 && store_queue_mail(w->st, w->game.id, &m, &err))
-		return web_store_err(w, __func__, &err);
-	return WEB_OK;
+	return compose_seat(c, g, seat, NULL, m);
 }
 
 static const char *created_row(void *ctx, int key, int i)
@@ -272,12 +294,11 @@ static const char *created_row(void *ctx, int key, int i)
 	}
 }
 
-/* Every seat's link, and its email queued where there is an address. */
+/* Every seat's link, and whether its email went. */
 static web_err links(web *w, created *c)
 {
 	const store_game *g = &w->game;
 	char tok[TOKEN_TEXT_SIZE], n[48];
-	web_err e;
 
 	for (int s = 1; s <= g->players; s++) {
 		if (token_make(&w->keys, g->id, s, g->seats[s - 1].token_gen,
@@ -289,13 +310,88 @@ static web_err links(web *w, created *c)
 		         w->cf->base_url, g->id, tok);
 		snprintf(c->name[s - 1], sizeof c->name[0], "%s",
 		         describe_seat(g, s, n, sizeof n));
-		snprintf(c->note[s - 1], sizeof c->note[0], "%s%s",
-		         g->seats[s - 1].email[0] ? "Emailed to " : "No email: "
-		         "pass the link on yourself.", g->seats[s - 1].email);
-		if ((e = queue_mail(w, s)))
-			return e;
+		if (g->seats[s - 1].blocked)
+			snprintf(c->note[s - 1], sizeof c->note[0], "No email: "
+			         "%s asked this server for no email; pass the "
+			         "link on yourself.", g->seats[s - 1].email);
+		else
+			snprintf(c->note[s - 1], sizeof c->note[0], "%s%s",
+			         g->seats[s - 1].email[0] ? "Emailed to "
+			         : "No email: pass the link on yourself.",
+			         g->seats[s - 1].email);
 	}
 	return WEB_OK;
+}
+
+/* A limit reached: the form again, with why, when to try again and a
+ * Retry-After header. */
+static web_err too_many(web *w, const char *why, int64_t retry_at)
+{
+	char msg[WEB_WHY_MAX + 64], wait[SINCE_MAX];
+	int64_t secs = retry_at - store_now();
+
+	if (secs < 1)
+		secs = 1;
+	/* rounded up, so "in 5 minutes" is never too early */
+	since_words(secs + 59, wait, sizeof wait);
+	snprintf(msg, sizeof msg, "%s Try again in %s.", why, wait);
+	w->rs.retry_after = (int)(secs < INT32_MAX ? secs : INT32_MAX);
+	return home_render(w, 429, &w->rq.body, msg);
+}
+
+/* The invitation code, when the config asks for one: compared as two
+ * hashes, so the time taken says nothing of the code, even its length.
+ * Wrong codes count against the client, so it cannot try them all.
+ * Returns 0 to go on, or 1 with the answer in *e. */
+static int code_refused(web *w, web_err *e)
+{
+	const char *typed = form_get(&w->rq.body, "invite");
+	const char *code = w->cf->invite_code;
+	unsigned char a[crypto_generichash_BYTES], b[crypto_generichash_BYTES];
+	store_error err;
+	store_rc rc;
+
+	if (strcmp(w->cf->create, "code") != 0)
+		return 0;
+	rc = store_limit_peek(w->st, STORE_LIMIT_CODE, w->rq.client,
+	                      STORE_BAD_CODES_PER_HOUR, STORE_LIMIT_HOUR, &err);
+	if (rc) {
+		*e = rc == STORE_LIMITED
+		     ? too_many(w, "Too many wrong invitation codes came from "
+		                "your address.", err.retry_at)
+		     : web_store_err(w, __func__, &err);
+		return 1;
+	}
+	if (!typed)
+		typed = "";
+	crypto_generichash(a, sizeof a, (const unsigned char *)typed,
+	                   strlen(typed), NULL, 0);
+	crypto_generichash(b, sizeof b, (const unsigned char *)code,
+	                   strlen(code), NULL, 0);
+	if (code[0] && sodium_memcmp(a, b, sizeof a) == 0)
+		return 0;
+	rc = store_limit_take(w->st, STORE_LIMIT_CODE, w->rq.client,
+	                      STORE_BAD_CODES_PER_HOUR, STORE_LIMIT_HOUR, &err);
+	if (rc && rc != STORE_LIMITED)
+		*e = web_store_err(w, __func__, &err);
+	else
+		*e = home_render(w, 403, &w->rq.body, typed[0]
+		                 ? "That invitation code is not right: ask the "
+		                   "server's administrator for it."
+		                 : "Type the invitation code the server's "
+		                   "administrator gave you.");
+	return 1;
+}
+
+/* Who may make a game here, by the config's create mode: 0 to go on, or
+ * 1 with the answer in *e. */
+static int create_refused(web *w, web_err *e)
+{
+	if (strcmp(w->cf->create, "admin") == 0) {
+		*e = closed_render(w, 403);
+		return 1;
+	}
+	return code_refused(w, e);
 }
 
 web_err page_create(web *w)
@@ -310,7 +406,12 @@ web_err page_create(web *w)
 	vals v;
 	tmpl_data d;
 
-	/* guard: none, anyone may start a game; inputs */
+	compose_ctx mail = { w->st, &w->keys, w->cf->base_url };
+
+	/* guard: the create mode and its code */
+	if (create_refused(w, &e))
+		return e;
+	/* inputs */
 	memset(&ng, 0, sizeof ng);
 	if ((why = decode(&w->rq.body, &ng)) != NULL)
 		return home_render(w, 400, &w->rq.body, why);
@@ -321,9 +422,15 @@ web_err page_create(web *w)
 		sn.names[s] = ng.name[s];
 		sn.emails[s] = ng.email[s];
 	}
+	sn.client = w->rq.client;
+	sn.mail_fn = seat_mail;
+	sn.mail_ctx = &mail;
+	/* do it: the game and its emails, within the limits */
 	store_rc rc = store_create(w->st, &sn, id, &err);
 	if (rc == STORE_INVALID)
 		return home_render(w, 400, &w->rq.body, err.why);
+	if (rc == STORE_LIMITED)
+		return too_many(w, err.why, err.retry_at);
 	if (rc != STORE_OK || (rc = store_load(w->st, id, &w->game, &err)))
 		return web_store_err(w, __func__, &err);
 	/* render */

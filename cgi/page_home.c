@@ -116,6 +116,9 @@ web_err home_render(web *w, int status, const form *filled,
 	         ? form_get(filled, "remind") : "24");
 	vals_set(&v, K_message, message);
 	vals_show(&v, K_has_message, message != NULL);
+	vals_show(&v, K_create_code, strcmp(w->cf->create, "code") == 0);
+	vals_set(&v, K_invite, filled && form_get(filled, "invite")
+	         ? form_get(filled, "invite") : "");
 	vals_rows(&v, K_seat, HOME_ROWS_OPEN);
 	vals_rows(&v, K_more_seat, BT_MAX_PLAYERS - HOME_ROWS_OPEN);
 	vals_show(&v, K_more_open, more_typed);
@@ -126,9 +129,24 @@ web_err home_render(web *w, int status, const form *filled,
 	return resp_page(w, status, "New game", TPL_HOME, &d);
 }
 
+web_err closed_render(web *w, int status)
+{
+	char games[WEB_URL_MAX];
+	vals v;
+	tmpl_data d;
+
+	snprintf(games, sizeof games, "%sgames", w->cf->prefix);
+	vals_init(&v);
+	vals_set(&v, K_games_url, games);
+	d = vals_data(&v);
+	return resp_page(w, status, "Buffer Time", TPL_CLOSED, &d);
+}
+
 web_err page_home(web *w)
 {
-	/* guard: none, anyone may start a game; inputs: none */
+	/* guard: none; where only the administrator makes games, no form */
 	w->rs.cacheable = 1;
+	if (strcmp(w->cf->create, "admin") == 0)
+		return closed_render(w, 200);
 	return home_render(w, 200, NULL, NULL);
 }

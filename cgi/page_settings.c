@@ -86,10 +86,13 @@ static web_err show(web *w, int seat)
 	vals_set(&v, K_you_name, describe_seat(&w->game, seat, name,
 	                                       sizeof name));
 	vals_int(&v, K_you_seat, seat);
-	vals_show(&v, K_has_email, me->email[0] != '\0');
+	vals_show(&v, K_has_email, me->email[0] != '\0' && !me->blocked);
+	vals_show(&v, K_settings_noaddr, me->email[0] == '\0');
+	/* no choice to offer: none of them would send anything */
+	vals_show(&v, K_settings_blocked, me->blocked);
 	vals_set(&v, K_settings_email, me->email);
 	vals_set(&v, K_settings_feed, feed);
-	vals_rows(&v, K_notify_opt, NCHOICES);
+	vals_rows(&v, K_notify_opt, me->blocked ? 0 : NCHOICES);
 	v.row = settings_row;
 	v.ctx = &c;
 	d = vals_data(&v);

@@ -13,7 +13,8 @@ buffertime_fcgi_SOURCES = \
 	cgi/page_settings.c cgi/page_unsub.c cgi/page_games.c cgi/page_feed.c \
 	cgi/table_view.c cgi/table_life.c cgi/table_talk.c cgi/live.c \
 	cgi/page_history.c cgi/page_say.c cgi/page_nudge.c \
-	cgi/page_again.c cgi/page_watch.c cgi/page_rules.c
+	cgi/page_again.c cgi/page_watch.c cgi/page_rules.c \
+	cgi/page_block.c
 
 dist_template_DATA = \
 	templates/layout.html templates/error.html templates/home.html \
@@ -21,7 +22,8 @@ dist_template_DATA = \
 	templates/form.html templates/select.html templates/order.html \
 	templates/settings.html templates/unsub.html templates/games.html \
 	templates/feed.xml \
-	templates/talk.html templates/history.html templates/rules.html
+	templates/talk.html templates/history.html templates/rules.html \
+	templates/block.html templates/closed.html
 
 dist_www_DATA = \
 	www/style.css www/live.js www/icon.svg \

@@ -128,5 +128,6 @@ req_rc request_read(request *r, FCGX_Request *fr, const char *prefix)
 	c = FCGX_GetParam("HTTP_IF_NONE_MATCH", fr->envp);
 	if (c)
 		snprintf(r->if_none_match, sizeof r->if_none_match, "%s", c);
+	client_key(FCGX_GetParam("REMOTE_ADDR", fr->envp), r->client);
 	return REQ_OK;
 }

@@ -8,6 +8,7 @@
 
 #include <fcgiapp.h>
 
+#include "client.h"
 #include "form.h"
 #include "store.h"
 
@@ -44,6 +45,7 @@ typedef struct request {
 	char if_none_match[REQ_INM_MAX + 1]; /* "" if none; cut, if long,
 	                                     * after a whole tag or not */
 	char id[REQ_ID_MAX];                /* request id for the logs */
+	char client[CLIENT_KEY_MAX];        /* client.h: for the limits */
 	char game[STORE_ID_LEN + 1];        /* route.c: the game in the path */
 	char why[FORM_WHY_MAX];             /* what was wrong, for people */
 	char raw[FORM_BODY_MAX + 1];        /* the body as read */

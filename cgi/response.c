@@ -18,6 +18,7 @@ static const struct {
 	{ 403, "Forbidden" }, { 404, "Not Found" },
 	{ 405, "Method Not Allowed" }, { 409, "Conflict" },
 	{ 413, "Content Too Large" }, { 415, "Unsupported Media Type" },
+	{ 429, "Too Many Requests" },
 	{ 500, "Internal Server Error" }, { 503, "Service Unavailable" },
 };
 
@@ -207,6 +208,8 @@ void resp_send(web *w, FCGX_Stream *stream, int head)
 		hdr(h, sizeof h, &len, "Cache-Control: no-store\r\n");
 	if (r->allow)
 		hdr(h, sizeof h, &len, "Allow: %s\r\n", r->allow);
+	if (r->retry_after > 0)
+		hdr(h, sizeof h, &len, "Retry-After: %d\r\n", r->retry_after);
 	if (r->location[0])
 		hdr(h, sizeof h, &len, "Location: %s\r\n", r->location);
 	if (r->cookie[0])

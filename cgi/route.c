@@ -36,6 +36,8 @@ static const struct route {
 	{ M_POST, "g/*/nudge", NULL, page_nudge, "POST" },
 	{ M_POST, "g/*/again", NULL, page_again, "POST" },
 	{ M_GET | M_HEAD, "g/*/watch", NULL, page_watch, "GET, HEAD" },
+	{ M_GET | M_HEAD | M_POST, "mail/block", NULL, page_block,
+	  "GET, HEAD, POST" },
 };
 
 enum { NROUTES = sizeof routes / sizeof routes[0] };

@@ -32,7 +32,7 @@ static int unreachable(const web *w, const char *name)
 {
 	const store_seat *to = &w->game.seats[w->game.state.turn - 1];
 
-	if (!to->email[0])
+	if (!to->email[0] || to->blocked)
 		snprintf(L.nudge_note, sizeof L.nudge_note, "%s has no email "
 		         "address in this game, so a nudge cannot reach them.",
 		         name);

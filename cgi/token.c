@@ -26,7 +26,8 @@ enum {
 	TOK_RAW = MSG_LEN + MAC_LEN,
 	SUBKEY_SEAT = 1,
 	SUBKEY_CSRF = 2,
-	SUBKEY_LINK = 3      /* + token_kind */
+	SUBKEY_LINK = 3,     /* + token_kind */
+	SUBKEY_BLOCK = 64    /* past any token_kind the links may add */
 };
 
 _Static_assert(TOKEN_KEY_BYTES == crypto_kdf_KEYBYTES, "kdf key size");
@@ -67,6 +68,8 @@ void token_keys_derive(const unsigned char master[TOKEN_KEY_BYTES],
 		crypto_kdf_derive_from_key(k->link[kind], sizeof k->link[kind],
 		                           SUBKEY_LINK + (uint64_t)kind,
 		                           "btlink__", master);
+	crypto_kdf_derive_from_key(k->block, sizeof k->block, SUBKEY_BLOCK,
+	                           "btblock_", master);
 }
 
 void token_keys_wipe(token_keys *k)
@@ -342,6 +345,43 @@ token_rc link_key_check(const token_keys *k, token_kind kind,
 	    pack_link(msg, kind, game_id, seat, gen) != TOKEN_OK)
 		return TOKEN_MALFORMED;
 	if (crypto_auth_verify(mac, msg, MSG_LEN, k->link[kind]) != 0)
+		return TOKEN_BAD_MAC;
+	return TOKEN_OK;
+}
+
+/* 0 if address_key is something a block key may name. */
+static int address_ok(const char *address_key)
+{
+	size_t n = address_key ? strnlen(address_key, TOKEN_ADDRESS_MAX + 1)
+	                       : 0;
+	return n >= 1 && n <= TOKEN_ADDRESS_MAX ? 0 : -1;
+}
+
+token_rc block_key_make(const token_keys *k, const char *address_key,
+                        char *dst, size_t cap)
+{
+	unsigned char mac[MAC_LEN];
+
+	if (dst && cap)
+		dst[0] = '\0';
+	if (dst == NULL || cap < CSRF_TEXT_SIZE || address_ok(address_key))
+		return TOKEN_INVALID;
+	crypto_auth(mac, (const unsigned char *)address_key,
+	            strlen(address_key), k->block);
+	sodium_bin2base64(dst, cap, mac, sizeof mac, B64);
+	return TOKEN_OK;
+}
+
+token_rc block_key_check(const token_keys *k, const char *address_key,
+                         const char *tok)
+{
+	unsigned char mac[MAC_LEN];
+
+	if (unb64(mac, sizeof mac, tok, CSRF_TEXT_LEN) != 0 ||
+	    address_ok(address_key))
+		return TOKEN_MALFORMED;
+	if (crypto_auth_verify(mac, (const unsigned char *)address_key,
+	                       strlen(address_key), k->block) != 0)
 		return TOKEN_BAD_MAC;
 	return TOKEN_OK;
 }

@@ -63,6 +63,7 @@ typedef struct token_keys {
 	unsigned char seat[TOKEN_KEY_BYTES];
 	unsigned char csrf[TOKEN_KEY_BYTES];
 	unsigned char link[TOKEN_KIND__MAX][TOKEN_KEY_BYTES];
+	unsigned char block[TOKEN_KEY_BYTES];   /* block_key_make */
 } token_keys;
 
 /* Loads the server key from path, or, if no file exists there, creates it
@@ -120,6 +121,19 @@ token_rc link_key_make(const token_keys *k, token_kind kind,
 token_rc link_key_check(const token_keys *k, token_kind kind,
                         const char *game_id, int seat, int64_t gen,
                         const char *tok);
+
+/*
+ * The key of a "never email me again" link (PREFIX mail/block?a=ADDRESS
+ * &k=KEY): a MAC over an address key (store_address_key: the caller
+ * makes it, 1..TOKEN_ADDRESS_MAX bytes) with a key of its own, so it
+ * names no game and no seat, and never dies: an address may always say
+ * no.  CSRF_TEXT_LEN characters of base64url, compared in constant time.
+ */
+enum { TOKEN_ADDRESS_MAX = 254 };
+token_rc block_key_make(const token_keys *k, const char *address_key,
+                        char *dst, size_t cap);
+token_rc block_key_check(const token_keys *k, const char *address_key,
+                         const char *tok);
 
 /* A short constant description of rc, for logs. */
 const char *token_rc_text(token_rc rc);

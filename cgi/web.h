@@ -56,6 +56,7 @@ typedef struct resp {
 	                                   * (quoted), sent with Cache-
 	                                   * Control: private, no-cache */
 	const char *allow;                /* 405: the Allow header */
+	int retry_after;                  /* >0: a Retry-After (seconds) */
 	char location[WEB_URL_MAX + 1];   /* "" or a 303's target */
 	char cookie[WEB_COOKIE_MAX + 1];  /* "" or a Set-Cookie value */
 	out *body;
@@ -96,6 +97,7 @@ page_fn page_nudge;     /* POST PREFIX g/ID/nudge       */
 page_fn page_again;     /* POST PREFIX g/ID/again       */
 page_fn page_watch;     /* GET  PREFIX g/ID/watch?k=KEY */
 page_fn page_rules;     /* GET  PREFIX rules            */
+page_fn page_block;     /* GET, POST PREFIX mail/block?a=ADDRESS&k=KEY */
 
 /* ---- route.c -------------------------------------------------------- */
 

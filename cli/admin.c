@@ -596,6 +596,8 @@ static int admin_usage(FILE *to)
 		fprintf(to, "  buffertime admin %s\n", commands[i].usage);
 	fputs("  buffertime admin mail list [--failed|--all] | show ID | "
 	      "retry ID|all | drop ID\n", to);
+	fputs("  buffertime admin mail block ADDRESS | unblock ADDRESS | "
+	      "blocked\n", to);
 	fputs("The database is --db FILE, else $BUFFERTIME_DB, else "
 	      BT_DEFAULT_DB ".\n", to);
 	return to == stdout ? 0 : 2;

@@ -9,6 +9,10 @@
  *   mail show ID                 one email: its fields, then its text
  *   mail retry ID|all            due now, whatever its backoff said
  *   mail drop ID                 never sent; kept, marked dropped
+ *   mail block ADDR              never email ADDR (its key: lower case,
+ *                                no "+tag") again; drops what is queued
+ *   mail unblock ADDR            email it again from now on
+ *   mail blocked                 the list: key how date, one line each
  *
  * As in admin.c: arguments are checked before the database is opened;
  * exit 0, 1 for a store error or an unknown email, 2 for a usage error.
@@ -23,17 +27,23 @@
 #include <time.h>
 
 #include "cli.h"
+#include "message.h"
 #include "store.h"
 
 static const char mail_usage[] =
 	"usage: buffertime admin [--db FILE] mail list [--failed|--all]\n"
 	"       buffertime admin [--db FILE] mail show ID\n"
 	"       buffertime admin [--db FILE] mail retry ID|all\n"
-	"       buffertime admin [--db FILE] mail drop ID\n";
+	"       buffertime admin [--db FILE] mail drop ID\n"
+	"       buffertime admin [--db FILE] mail block|unblock ADDRESS\n"
+	"       buffertime admin [--db FILE] mail blocked\n";
 
 enum { ID_MAX_DIGITS = 15 };
 
-typedef enum mail_cmd { MAIL_LIST, MAIL_SHOW, MAIL_RETRY, MAIL_DROP } mail_cmd;
+typedef enum mail_cmd {
+	MAIL_LIST, MAIL_SHOW, MAIL_RETRY, MAIL_DROP,
+	MAIL_BLOCK, MAIL_UNBLOCK, MAIL_BLOCKED
+} mail_cmd;
 
 /* A mail command's arguments once checked. */
 typedef struct mail_job {
@@ -41,6 +51,7 @@ typedef struct mail_job {
 	store_outbox_filter filter;   /* list */
 	int64_t id;                   /* show, retry (0: all), drop */
 	int found;                    /* show: the email was listed */
+	const char *address;          /* block, unblock */
 } mail_job;
 
 static int mail_usage_error(const char *what, const char *arg)
@@ -64,14 +75,44 @@ static int64_t parse_id(const char *s)
 	return v;
 }
 
+/* block, unblock ADDRESS and blocked; 0, 1 if c is none of them, or an
+ * exit status. */
+static int block_parse(const char *c, const char *arg, mail_job *j)
+{
+	char key[STORE_EMAIL_MAX + 1];
+
+	if (!strcmp(c, "blocked")) {
+		j->cmd = MAIL_BLOCKED;
+		return arg ? mail_usage_error("unexpected argument ", arg) : 0;
+	}
+	if (!strcmp(c, "block"))
+		j->cmd = MAIL_BLOCK;
+	else if (!strcmp(c, "unblock"))
+		j->cmd = MAIL_UNBLOCK;
+	else
+		return 1;
+	if (!arg)
+		return mail_usage_error(c, " needs an email address");
+	/* unblock takes what block took, and a key (no "+tag") too */
+	if (strlen(arg) > STORE_EMAIL_MAX || !msg_addr_ok(arg) ||
+	    store_address_key(arg, key, sizeof key))
+		return mail_usage_error("not an email address: ", arg);
+	j->address = arg;
+	return 0;
+}
+
 /* Checks argv (argv[0] is "mail") into j.  0 or an exit status. */
 static int mail_parse(int argc, char **argv, mail_job *j)
 {
+	int rc;
+
 	if (argc < 2)
 		return mail_usage_error("missing command", "");
 	const char *c = argv[1], *arg = argc > 2 ? argv[2] : NULL;
 	if (argc > 3)
 		return mail_usage_error("unexpected argument ", argv[3]);
+	if ((rc = block_parse(c, arg, j)) != 1)
+		return rc;
 	if (!strcmp(c, "list")) {
 		j->cmd = MAIL_LIST;
 		j->filter = STORE_OUTBOX_QUEUED;
@@ -176,6 +217,16 @@ static int show_row(void *ctx, const store_outmail *m)
 	return 1;
 }
 
+static int blocked_row(void *ctx, const store_blocked *b)
+{
+	char t[32];
+
+	(void)ctx;
+	put_plain(b->address);
+	printf("  %-5s  %s\n", b->how, when(b->created, t, sizeof t));
+	return ferror(stdout);
+}
+
 static int fail(const store_error *e)
 {
 	fprintf(stderr, "buffertime admin mail: %s: %s\n", store_rc_name(e->rc),
@@ -225,6 +276,18 @@ static int mail_run(store *s, mail_job *j)
 		if (store_outbox_drop(s, j->id, &e))
 			return fail(&e);
 		return 0;
+	case MAIL_BLOCK:
+		if (store_block_add(s, j->address, "admin", &e))
+			return fail(&e);
+		return 0;
+	case MAIL_UNBLOCK:
+		if (store_block_remove(s, j->address, &e))
+			return fail(&e);
+		return 0;
+	case MAIL_BLOCKED:
+		if (store_block_list(s, blocked_row, NULL, &e))
+			return fail(&e);
+		return flushed();
 	}
 	return 1;
 }

@@ -30,7 +30,8 @@ static const char *const sql_text[SQL__MAX] = {
 		" reminders, reminder_secs, rematch FROM games WHERE id = ?1",
 	[SQL_SEATS_GET] =
 		"SELECT seat, name, email, token_gen, last_seen, notify,"
-		" digest_sent, nudged FROM seats"
+		" digest_sent, nudged, EXISTS (SELECT 1 FROM blocked AS b"
+		" WHERE b.address = address_key(seats.email)) FROM seats"
 		" WHERE game = ?1 ORDER BY seat",
 	[SQL_ACTIONS_GET] =
 		"SELECT seq, seat, line FROM actions WHERE game = ?1"
@@ -134,13 +135,39 @@ static const char *const sql_text[SQL__MAX] = {
 	[SQL_MARK_GAME] =
 		"SELECT g.players, g.seq, g.status, g.sweep_seq, g.sweep_seat,"
 		" g.sweep_card, g.turn_seat, g.turn_since, g.reminders,"
-		" g.rematch, g.updated, s.seat, s.name, s.email <> '',"
+		" g.rematch, g.updated, s.seat, s.name, s.email <> '' AND NOT"
+		" EXISTS (SELECT 1 FROM blocked AS b"
+		" WHERE b.address = address_key(s.email)),"
 		" s.notify, s.token_gen, s.nudged FROM games AS g"
 		" JOIN seats AS s ON s.game = g.id WHERE g.id = ?1"
 		" ORDER BY s.seat",
 	[SQL_MARK_CHAT] =
 		"SELECT seq, created FROM chat WHERE game = ?1"
 		" ORDER BY seq DESC LIMIT ?2",
+	/* store_block.c */
+	[SQL_BLOCK_ADD] =
+		"INSERT INTO blocked (address, created, how) VALUES (?1, ?2, ?3)"
+		" ON CONFLICT (address) DO NOTHING",
+	[SQL_BLOCK_DROP_QUEUED] =
+		"UPDATE outbox SET dropped = ?2, last_error = 'the address"
+		" asked for no email' WHERE sent IS NULL AND dropped IS NULL"
+		" AND address_key(recipient) = ?1",
+	[SQL_BLOCK_REMOVE] = "DELETE FROM blocked WHERE address = ?1",
+	[SQL_BLOCK_GET] = "SELECT 1 FROM blocked WHERE address = ?1",
+	[SQL_BLOCK_LIST] =
+		"SELECT address, created, how FROM blocked ORDER BY address",
+	/* store_limits.c */
+	[SQL_LIMIT_COUNT] =
+		"SELECT count(*) FROM limit_events"
+		" WHERE kind = ?1 AND subject = ?2 AND at > ?3",
+	[SQL_LIMIT_NTH] =
+		"SELECT at FROM limit_events"
+		" WHERE kind = ?1 AND subject = ?2 AND at > ?3"
+		" ORDER BY at LIMIT 1 OFFSET ?4",
+	[SQL_LIMIT_ADD] =
+		"INSERT INTO limit_events (kind, subject, at) VALUES (?1, ?2, ?3)",
+	[SQL_LIMIT_PRUNE] =
+		"DELETE FROM limit_events WHERE at <= ?1",
 };
 
 store_rc store_fail(store_error *err, store_rc rc, const char *fmt, ...)
@@ -183,6 +210,10 @@ store_rc store_sqlite_fail(store *s, int code, const char *what,
 
 int sql_prepare_all(store *s)
 {
+	int code = sql_register_functions(s->db);
+
+	if (code != SQLITE_OK)
+		return code;
 	for (int i = 0; i < SQL__MAX; i++) {
 		int rc = sqlite3_prepare_v3(s->db, sql_text[i], -1,
 		                            SQLITE_PREPARE_PERSISTENT,

@@ -58,6 +58,17 @@ enum sql_stmt {
 	SQL_MARK_BEGIN,
 	SQL_MARK_GAME,
 	SQL_MARK_CHAT,
+	/* store_limits.c */
+	SQL_LIMIT_COUNT,
+	SQL_LIMIT_NTH,
+	SQL_LIMIT_ADD,
+	SQL_LIMIT_PRUNE,
+	/* store_block.c */
+	SQL_BLOCK_ADD,
+	SQL_BLOCK_DROP_QUEUED,
+	SQL_BLOCK_REMOVE,
+	SQL_BLOCK_GET,
+	SQL_BLOCK_LIST,
 	SQL__MAX
 };
 
@@ -69,6 +80,7 @@ struct store {
 	store_game *scratch;        /* the game an append or export reads */
 	int busy_timeout_ms;        /* how long a writer waits for the lock */
 	int64_t busy_since_ns;      /* when the current wait began */
+	store_limits limits;        /* store_set_limits; all 0: none */
 };
 
 /* Fills err (if not NULL) and returns rc. */
@@ -115,6 +127,12 @@ store_rc store_load_replayed(store *s, const char *id, store_game *out,
 store_rc store_load_row(store *s, const char *id, store_game *g,
                         store_error *err);
 
+/* Queues the emails fn composes for every seat of new game id, inside
+ * the caller's transaction (store_games.c; new games and rematches). */
+store_rc store_seat_mails_locked(store *s, const char *id,
+                                 store_seat_mail_fn fn, void *ctx,
+                                 store_error *err);
+
 /* Creates a game inside the caller's transaction (store_games.c). */
 store_rc store_create_locked(store *s, const store_new_game *ng,
                              char id[STORE_ID_LEN + 1], store_error *err);
@@ -126,6 +144,11 @@ int store_feed_header(store *s, const store_game *g, bt_error *gerr);
 /* A game's status from its spelling in the games table ("playing",
  * "won", "lost"); anything else reads as playing (store_games.c). */
 bt_status sql_status_of(const unsigned char *text);
+
+/* Registers address_key(text) (store_address_key; NULL if not an
+ * address) on db, before any statement that uses it is prepared
+ * (store_block.c).  SQLITE_OK or an SQLite code. */
+int sql_register_functions(sqlite3 *db);
 
 /* Applies the migrations the database lacks (migrate.c). */
 store_rc store_migrate(store *s, store_error *err);

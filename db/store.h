@@ -35,6 +35,8 @@ typedef struct store_error {
 	store_rc rc;
 	char why[256];      /* one line for people; never holds a seed */
 	bt_error game;      /* for STORE_ILLEGAL: the engine's reason */
+	int64_t retry_at;   /* for STORE_LIMITED: when it may be tried
+	                     * again (unix seconds), 0 if not known */
 } store_error;
 
 enum {
@@ -79,6 +81,9 @@ typedef struct store_seat {
 	store_notify notify;
 	int64_t digest_sent;                /* last digest queued, 0: never */
 	int64_t nudged;                     /* last nudge this seat sent */
+	int blocked;                        /* 1: it has an email, and that
+	                                     * address asked for none from
+	                                     * this server (store_block_add) */
 } store_seat;
 
 /* A game as loaded: its header, its seats and its current state. */
@@ -133,9 +138,18 @@ void store_set_busy_timeout(store *s, int ms);
 int store_schema_latest(void);
 int store_schema_version(store *s);
 
+/* Composes seat's email about new game g into *out: 1, 0 (none) or -1. */
+struct store_mail;
+typedef int (*store_seat_mail_fn)(void *ctx, const store_game *g, int seat,
+                                  struct store_mail *out);
+
 /* A new game: seats 1..players with names and emails (either may be
- * NULL or ""), First Player first, seed hex text or NULL for a fresh one
- * from libsodium, options free text (or NULL). */
+ * NULL or "", and no address in two seats), First Player first, seed hex
+ * text or NULL for a fresh one from libsodium, options free text (or
+ * NULL).  client, if not NULL, is who asks (the web's client key): the
+ * game counts against its games_per_hour (store_set_limits).  mail_fn,
+ * if not NULL, composes the seats' "your seat" emails, queued in the
+ * transaction that makes the game. */
 typedef struct store_new_game {
 	int players, first;
 	const char *seed;
@@ -143,6 +157,9 @@ typedef struct store_new_game {
 	const char *emails[BT_MAX_PLAYERS];
 	const char *options;
 	int64_t reminder_secs;   /* 0: STORE_REMIND_DEFAULT */
+	const char *client;
+	store_seat_mail_fn mail_fn;
+	void *mail_ctx;
 } store_new_game;
 
 /* Creates a game; writes its id (NUL-terminated) into id. */
@@ -204,7 +221,9 @@ store_rc store_append(store *s, const char *id, int expected_seq,
 store_rc store_sweep_begin(store *s, const char *id, int expected_seq,
                            int seat, bt_card card, store_error *err);
 
-/* Queues one email outside any move (e.g. the links of a new game). */
+/* Queues one email outside any move (e.g. the links of a new game).
+ * Every email of the store goes through here: one to an address on the
+ * block list (store_block_add) is not queued, and that is STORE_OK. */
 store_rc store_queue_mail(store *s, const char *id, const store_mail *m,
                           store_error *err);
 
@@ -343,10 +362,6 @@ typedef int (*store_digest_fn)(void *ctx, const store_game *g, int seat,
 store_rc store_queue_digests(store *s, int64_t now, store_digest_fn fn,
                              void *ctx, int *queued, store_error *err);
 
-/* Composes seat's email about new game g into *out: 1, 0 (none) or -1. */
-typedef int (*store_seat_mail_fn)(void *ctx, const store_game *g, int seat,
-                                  store_mail *out);
-
 /*
  * Play again: a new game with the seats of game id (names, emails, mail
  * settings), the First Player the seat after id's (passing left), a
@@ -454,6 +469,92 @@ typedef struct store_mark {
  * messages' times.  STORE_NOT_FOUND if there is no such game. */
 store_rc store_mark_get(store *s, const char *id, int chats, store_mark *m,
                         store_error *err);
+
+/*
+ * The key of an email address (address.c): lower case, without the
+ * "+tag" of its local part, so "Ann+x@Example.org" is "ann@example.org".
+ * The block list and the mail limits compare keys.  Returns 0, or -1 if
+ * addr is not name@domain or its key does not fit cap bytes.
+ */
+int store_address_key(const char *addr, char *key, size_t cap);
+
+/* ---- never email me again (store_block.c) ------------------------------ */
+
+/* One address on the block list. */
+typedef struct store_blocked {
+	char address[STORE_EMAIL_MAX + 1];  /* its key (store_address_key) */
+	int64_t created;                    /* unix seconds */
+	char how[8];                        /* "link" or "admin" */
+} store_blocked;
+
+/*
+ * Nothing is ever queued to address (by its key) again: adds it with how
+ * ("link": its owner clicked; "admin") and, in the same transaction,
+ * drops every email still queued to it.  Blocking twice is harmless (the
+ * first row stays).  STORE_INVALID if address is not name@domain.
+ */
+store_rc store_block_add(store *s, const char *address, const char *how,
+                         store_error *err);
+
+/* Takes address (by its key) off the list; STORE_NOT_FOUND if it was not
+ * on it.  Mail is queued to it again from now on (nothing dropped comes
+ * back). */
+store_rc store_block_remove(store *s, const char *address,
+                            store_error *err);
+
+/* *blocked = 1 if address's key is on the list (0 for anything that is
+ * not an address). */
+store_rc store_block_check(store *s, const char *address, int *blocked,
+                           store_error *err);
+
+/* store_block_check in one value: 1 blocked, 0 not, -1 on error. */
+int store_is_blocked(store *s, const char *address);
+
+/* Calls fn for every blocked key in order; fn returns nonzero to stop. */
+store_rc store_block_list(store *s,
+                          int (*fn)(void *ctx, const store_blocked *b),
+                          void *ctx, store_error *err);
+
+/* ---- limits on what a stranger can make the server do (store_limits.c) */
+
+/* A connection's limits (0: none, the default of store_open, as for the
+ * administrator's tools).  The web program sets them from its config. */
+typedef struct store_limits {
+	int games_per_hour;       /* games one client may make in an hour */
+	int seat_mails_per_day;   /* "your seat" emails one address (key)
+	                           * may be sent in a day, server-wide */
+} store_limits;
+
+enum {
+	STORE_LIMIT_HOUR = 3600,
+	STORE_LIMIT_DAY = 86400,
+	STORE_BAD_CODES_PER_HOUR = 10   /* wrong invitation codes a client
+	                                 * may send in an hour */
+};
+
+typedef enum store_limit_kind {
+	STORE_LIMIT_GAME,         /* a game made; subject: the client */
+	STORE_LIMIT_SEAT,         /* a "your seat" email; subject: its key */
+	STORE_LIMIT_CODE          /* a wrong invitation code; the client */
+} store_limit_kind;
+
+void store_set_limits(store *s, const store_limits *l);
+
+/*
+ * Counts one event of kind for subject now, unless max of them (max 0:
+ * no limit, nothing counted) happened in the last window seconds: then
+ * STORE_LIMITED with err->retry_at, and nothing counted.  Inside the
+ * caller's transaction if one is open (so a refusal there undoes the
+ * rest), else in a transaction of its own.
+ */
+store_rc store_limit_take(store *s, store_limit_kind kind,
+                          const char *subject, int max, int64_t window,
+                          store_error *err);
+
+/* store_limit_take's check alone: STORE_OK or STORE_LIMITED. */
+store_rc store_limit_peek(store *s, store_limit_kind kind,
+                          const char *subject, int max, int64_t window,
+                          store_error *err);
 
 /* Text for a return code ("conflict"). */
 const char *store_rc_name(store_rc rc);

@@ -48,16 +48,18 @@ static void new_id(char id[STORE_ID_LEN + 1])
 	id[STORE_ID_LEN] = '\0';
 }
 
-/* A plausible address: printable, no spaces, one '@' inside. */
+/* A plausible address: printable, no spaces, one '@' inside, and a key
+ * (the block list and the limits must be able to name it). */
 static int email_ok(const char *e)
 {
 	size_t n = strlen(e);
 	const char *at = strchr(e, '@');
+	char key[STORE_EMAIL_MAX + 1];
 
 	if (n == 0)
 		return 1;
 	if (n > STORE_EMAIL_MAX || !at || at == e || at[1] == '\0' ||
-	    strchr(at + 1, '@'))
+	    strchr(at + 1, '@') || store_address_key(e, key, sizeof key))
 		return 0;
 	for (size_t i = 0; i < n; i++)
 		if ((unsigned char)e[i] <= ' ' || e[i] == 0x7f)
@@ -150,14 +152,50 @@ static store_rc insert_line(store *s, const char *id, int seq, int seat,
 
 /* ---- creating ----------------------------------------------------------- */
 
+/* A limit's refusal in words for people, keeping its retry time. */
+static void limited_why(store_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void limited_why(store_error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err->why, sizeof err->why, fmt, ap);
+	va_end(ap);
+}
+
+/* 1 if seats i and j (0-based) have addresses of one key. */
+static int same_address(const char *const emails[BT_MAX_PLAYERS], int i,
+                        int j)
+{
+	char a[STORE_EMAIL_MAX + 1], b[STORE_EMAIL_MAX + 1];
+
+	return emails[i] && emails[j] && emails[i][0] && emails[j][0] &&
+	       store_address_key(emails[i], a, sizeof a) == 0 &&
+	       store_address_key(emails[j], b, sizeof b) == 0 &&
+	       strcmp(a, b) == 0;
+}
+
+/* Every address plausible, and none in two seats: a game must not be a
+ * way to send one stranger six emails at once. */
 static store_rc check_emails(const char *const emails[BT_MAX_PLAYERS],
                              int players, store_error *err)
 {
-	for (int i = 0; emails && i < players; i++)
+	for (int i = 0; emails && i < players; i++) {
 		if (emails[i] && !email_ok(emails[i]))
 			return store_fail(err, STORE_INVALID, "seat %d: '%.60s' "
 			                  "is not an email address", i + 1,
 			                  emails[i]);
+		for (int j = 0; j < i; j++)
+			if (same_address(emails, j, i))
+				return store_fail(err, STORE_INVALID, "seats %d "
+				                  "and %d have the same email "
+				                  "address: an address may be in "
+				                  "one seat of a game", j + 1, i + 1);
+	}
 	return STORE_OK;
 }
 
@@ -206,11 +244,44 @@ store_rc store_create_locked(store *s, const store_new_game *ng,
 		return rc;
 	if (bt_game_new(&state, rec->players, rec->first, rec->key, &gerr))
 		return store_fail(err, STORE_INVALID, "%s", gerr.why);
+	if (ng->client && (rc = store_limit_take(s, STORE_LIMIT_GAME,
+	                                        ng->client,
+	                                        s->limits.games_per_hour,
+	                                        STORE_LIMIT_HOUR, err))) {
+		if (rc == STORE_LIMITED)
+			limited_why(err, "Your address has made %d games in "
+			            "the last hour, the most this server "
+			            "allows.", s->limits.games_per_hour);
+		return rc;
+	}
 	new_id(id);
 	if ((rc = insert_game(s, id, rec, "", ng->options, 0, &state,
-	                      ng->reminder_secs, err)))
+	                      ng->reminder_secs, err)) ||
+	    (rc = insert_seats(s, id, rec, ng->emails, err)))
 		return rc;
-	return insert_seats(s, id, rec, ng->emails, err);
+	return ng->mail_fn ? store_seat_mails_locked(s, id, ng->mail_fn,
+	                                             ng->mail_ctx, err)
+	                   : STORE_OK;
+}
+
+store_rc store_seat_mails_locked(store *s, const char *id,
+                                 store_seat_mail_fn fn, void *ctx,
+                                 store_error *err)
+{
+	store_game *g = s->scratch;
+	store_rc rc;
+
+	if ((rc = store_load(s, id, g, err)))
+		return rc;
+	for (int seat = 1; seat <= g->players; seat++) {
+		int made = fn(ctx, g, seat, s->mail);
+		if (made < 0)
+			return store_fail(err, STORE_ERROR, "seat %d's email "
+			                  "could not be written", seat);
+		if (made && (rc = store_queue_mail(s, id, s->mail, err)))
+			return rc;
+	}
+	return STORE_OK;
 }
 
 store_rc store_create(store *s, const store_new_game *ng,
@@ -465,6 +536,7 @@ static store_rc load_seats(store *s, store_game *g, store_error *err)
 			p->notify = STORE_NOTIFY_TURN;
 		p->digest_sent = sqlite3_column_int64(st, 6);
 		p->nudged = sqlite3_column_int64(st, 7);
+		p->blocked = p->email[0] && sqlite3_column_int(st, 8);
 		if (rc == SQLITE_CORRUPT)
 			break;
 	}
@@ -791,11 +863,39 @@ store_rc store_sweep_begin(store *s, const char *id, int expected_seq,
 	return rc;
 }
 
+/* A "your seat" email counts against its address's daily allowance:
+ * games cannot be made to mail one stranger again and again. */
+static store_rc seat_mail_allowed(store *s, const store_mail *m,
+                                  store_error *err)
+{
+	char key[STORE_EMAIL_MAX + 1];
+
+	if (strcmp(m->kind, "seat") != 0 || !s->limits.seat_mails_per_day)
+		return STORE_OK;
+	if (store_address_key(m->to, key, sizeof key))
+		return store_fail(err, STORE_INVALID, "'%.60s' is not an "
+		                  "email address", m->to);
+	store_rc rc = store_limit_take(s, STORE_LIMIT_SEAT, key,
+	                               s->limits.seat_mails_per_day,
+	                               STORE_LIMIT_DAY, err);
+	if (rc == STORE_LIMITED)
+		limited_why(err, "%.200s has had %d new-game emails today, the "
+		            "most this server sends to one address.", m->to,
+		            s->limits.seat_mails_per_day);
+	return rc;
+}
+
 store_rc store_queue_mail(store *s, const char *id, const store_mail *m,
                           store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_OUTBOX_INSERT);
+	int blocked;
+	store_rc brc = store_block_check(s, m->to, &blocked, err);
 
+	if (brc != STORE_OK || blocked)
+		return brc;     /* that address asked for no email from us */
+	if ((brc = seat_mail_allowed(s, m, err)))
+		return brc;
+	sqlite3_stmt *st = sql_get(s, SQL_OUTBOX_INSERT);
 	sql_bind_text(st, 1, id, -1);
 	sqlite3_bind_int(st, 2, m->seat);
 	sql_bind_text(st, 3, m->to, -1);

@@ -460,6 +460,15 @@ store_rc store_queue_digests(store *s, int64_t now, store_digest_fn fn,
 
 /* ---- playing again ------------------------------------------------------ */
 
+/* 1 if a and b are addresses of one key. */
+static int same_key(const char *a, const char *b)
+{
+	char ka[STORE_EMAIL_MAX + 1], kb[STORE_EMAIL_MAX + 1];
+
+	return a[0] && b[0] && store_address_key(a, ka, sizeof ka) == 0 &&
+	       store_address_key(b, kb, sizeof kb) == 0 && strcmp(ka, kb) == 0;
+}
+
 /* The new game's settings: g's seats, the First Player passing left. */
 static void rematch_of(const store_game *g, store_new_game *ng)
 {
@@ -470,6 +479,10 @@ static void rematch_of(const store_game *g, store_new_game *ng)
 	for (int i = 0; i < g->players; i++) {
 		ng->names[i] = g->seats[i].name;
 		ng->emails[i] = g->seats[i].email;
+		/* a game from before one address per game: the first keeps it */
+		for (int j = 0; j < i; j++)
+			if (same_key(g->seats[j].email, g->seats[i].email))
+				ng->emails[i] = "";
 	}
 }
 
@@ -496,20 +509,8 @@ static store_rc rematch_mails(store *s, const char *new_id,
                               store_seat_mail_fn fn, void *ctx,
                               store_error *err)
 {
-	store_game *g = s->scratch;
-	store_rc rc;
-
-	if (!fn || (rc = store_load(s, new_id, g, err)))
-		return fn ? rc : STORE_OK;
-	for (int seat = 1; seat <= g->players; seat++) {
-		int made = fn(ctx, g, seat, s->mail);
-		if (made < 0)
-			return store_fail(err, STORE_ERROR, "seat %d's email "
-			                  "could not be written", seat);
-		if (made && (rc = store_queue_mail(s, new_id, s->mail, err)))
-			return rc;
-	}
-	return STORE_OK;
+	return fn ? store_seat_mails_locked(s, new_id, fn, ctx, err)
+	          : STORE_OK;
 }
 
 static store_rc rematch_locked(store *s, const char *id,

@@ -28,6 +28,9 @@ enum {
 	TALK_KEPT = 12,        /* newest messages of table talk ... */
 	TALK_BUDGET = 1500,    /* ... in at most this many bytes */
 	URL_MAX = 1024,        /* bytes of a URL we build */
+	/* ... and of a block link: its address may be all escapes */
+	BLOCK_URL_MAX = URL_MAX + 3 * STORE_EMAIL_MAX,
+	LINE_MAX_BODY = 990,   /* a body line (RFC 5322: 998 with CRLF) */
 	SUBJECT_RAW = 512,     /* a subject before it is cut to fit */
 	HOUR = 3600,
 	DAY = 86400
@@ -103,10 +106,12 @@ static void subject(store_mail *m, const char *fmt, ...)
 
 /* ---- facts about a game, in words ---------------------------------------- */
 
-/* 1 if seat of g may get email at all: an address, and not "none". */
+/* 1 if seat of g may get email at all: an address that did not ask for
+ * none from this server, and not "none". */
 static int reachable(const store_game *g, int seat)
 {
 	return seat >= 1 && seat <= g->players && g->seats[seat - 1].email[0]
+	       && !g->seats[seat - 1].blocked
 	       && g->seats[seat - 1].notify != STORE_NOTIFY_NONE;
 }
 
@@ -236,6 +241,50 @@ int compose_unsub_url(const compose_ctx *c, const char *game_id, int seat,
 	return n < 0 || (size_t)n >= cap ? -1 : 0;
 }
 
+/* Appends raw to url at *n, %-escaped but for the unreserved
+ * characters and '@'; -1 if it does not fit. */
+static int put_escaped(char *url, size_t cap, size_t *n, const char *raw)
+{
+	static const char hex[] = "0123456789ABCDEF";
+
+	for (const unsigned char *p = (const unsigned char *)raw; *p; p++) {
+		int plain = (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z')
+		            || (*p >= '0' && *p <= '9') || strchr("-._~@", *p);
+		if (*n + (plain ? 1 : 3) >= cap)
+			return -1;
+		if (plain) {
+			url[(*n)++] = (char)*p;
+			continue;
+		}
+		url[(*n)++] = '%';
+		url[(*n)++] = hex[*p >> 4];
+		url[(*n)++] = hex[*p & 15];
+	}
+	url[*n] = '\0';
+	return 0;
+}
+
+int compose_block_url(const compose_ctx *c, const char *address, char *url,
+                      size_t cap)
+{
+	char key[STORE_EMAIL_MAX + 1], mac[CSRF_TEXT_SIZE];
+	size_t n;
+	int w;
+
+	if (!c || !address || cap == 0 ||
+	    store_address_key(address, key, sizeof key) ||
+	    block_key_make(c->keys, key, mac, sizeof mac) != TOKEN_OK)
+		return -1;
+	w = snprintf(url, cap, "%smail/block?a=", c->base_url);
+	if (w < 0 || (size_t)w >= cap)
+		return -1;
+	n = (size_t)w;
+	if (put_escaped(url, cap, &n, address))
+		return -1;
+	w = snprintf(url + n, cap - n, "&k=%s", mac);
+	return w < 0 || (size_t)w >= cap - n ? -1 : 0;
+}
+
 /* ---- a letter: recipient, greeting, link, footer -------------------------- */
 
 static const char *const notify_words[STORE_NOTIFY__MAX] = {
@@ -292,7 +341,7 @@ static void seat_link(letter *l)
 static int letter_close(letter *l)
 {
 	const store_seat *p = &l->g->seats[l->seat - 1];
-	char url[URL_MAX];
+	char url[URL_MAX], block[BLOCK_URL_MAX];
 	unsigned n = (unsigned)p->notify < STORE_NOTIFY__MAX
 	             ? (unsigned)p->notify : STORE_NOTIFY_TURN;
 
@@ -304,6 +353,13 @@ static int letter_close(letter *l)
 	                      sizeof url))
 		return -1;
 	put(&l->t, "No more email from this game:\n%s\n", url);
+	/* an address without a key, or so odd that its link would not fit
+	 * a mail line, goes without: a move must not fail over it, and the
+	 * link above stops this game's mail all the same */
+	if (compose_block_url(l->c, l->m->to, block, sizeof block) == 0 &&
+	    strlen(block) <= LINE_MAX_BODY)
+		put(&l->t, "Never email me from this server again:\n%s\n",
+		    block);
 	return l->t.over ? -1 : 1;
 }
 

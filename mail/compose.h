@@ -63,4 +63,10 @@ int compose_seat_url(const compose_ctx *c, const store_game *g, int seat,
 int compose_unsub_url(const compose_ctx *c, const char *game_id, int seat,
                       int64_t gen, char *url, size_t cap);
 
+/* The "never email me again" URL for address, which every email carries
+ * (BASE mail/block?a=ADDRESS&k=KEY, ADDRESS %-escaped, KEY the
+ * block_key_make of its store_address_key); 0, or -1. */
+int compose_block_url(const compose_ctx *c, const char *address, char *url,
+                      size_t cap);
+
 #endif

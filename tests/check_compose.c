@@ -112,7 +112,8 @@ static void rigged(const char *const names[3])
 
 static const char *const ABC[3] = { "Ann", "Bob", "Cyd" };
 static const char *const EMAILS[BT_MAX_PLAYERS] = {
-	"ann@example.org", "bob@example.org", "cyd@example.org"
+	"ann@example.org", "bob@example.org", "cyd@example.org",
+	"dee@example.org", "eve@example.org", "fay@example.org"
 };
 
 /* Imports the rigged header as a new game with emails and settings. */
@@ -264,7 +265,8 @@ static void after_marker(const char *body, const char *marker, char *out,
 }
 
 /* The body's seat link is a token for this game, seat and generation;
- * its unsubscribe link a key for them; its settings link is there. */
+ * its unsubscribe link a key for them; its settings link is there; its
+ * "never email me again" link a block key for the seat's address. */
 static void assert_links(const store_game *g, int seat, const char *body)
 {
 	char marker[200], tok[200], id[TOKEN_GAME_ID_LEN + 1];
@@ -284,6 +286,11 @@ static void assert_links(const store_game *g, int seat, const char *body)
 	                 g->seats[seat - 1].token_gen, tok), TOKEN_OK);
 	snprintf(marker, sizeof marker, "%sg/%s/settings\n", BASE, g->id);
 	ck_assert_ptr_nonnull(strstr(body, marker));
+	snprintf(marker, sizeof marker, "Never email me from this server "
+	         "again:\n%smail/block?a=%s&k=", BASE, g->seats[seat - 1].email);
+	after_marker(body, marker, tok, sizeof tok);
+	ck_assert_int_eq(block_key_check(&keys, g->seats[seat - 1].email, tok),
+	                 TOKEN_OK);
 }
 
 /* ---- who gets what ------------------------------------------------------ */
@@ -672,7 +679,7 @@ START_TEST(test_worst_case_fits)
 			                      "%s", "🖖");
 		snprintf(names[i] + n, sizeof names[i] - n, "%c", 'A' + i);
 		ng.names[i] = names[i];
-		ng.emails[i] = EMAILS[i % 3];
+		ng.emails[i] = EMAILS[i];
 	}
 	ck_assert_int_eq(store_create(st, &ng, id, &err), STORE_OK);
 	for (int i = 1; i <= 6; i++)
@@ -724,7 +731,7 @@ START_TEST(test_utf8_names_in_subjects)
 	const char *names[6] = { "Zoë", emoji, greek, "Brad", "", "Tendi" };
 	for (int i = 0; i < 6; i++) {
 		ng.names[i] = names[i];
-		ng.emails[i] = i == 3 ? "" : EMAILS[i % 3];
+		ng.emails[i] = i == 3 ? "" : EMAILS[i];
 	}
 	ck_assert_msg(store_create(st, &ng, id, &err) == STORE_OK, "%s",
 	              err.why);
@@ -773,6 +780,54 @@ END_TEST
 
 /* Reminders go to the seat to move unless it wants none; the queueing
  * pass of the store sends the first one through compose_reminder. */
+/* The block link: the address %-escaped, the key over its key; a seat
+ * whose address is blocked gets nothing composed. */
+START_TEST(test_block_link)
+{
+	static const store_notify every[3] = { STORE_NOTIFY_EVERY,
+		STORE_NOTIFY_EVERY, STORE_NOTIFY_EVERY };
+	static const char *const tagged[BT_MAX_PLAYERS] = {
+		"Ann+games@Example.org", "bob@example.org", "cyd@example.org"
+	};
+	static store_mail m;
+	static sent s;
+	char id[STORE_ID_LEN + 1], url[2048], marker[200], tok[200];
+	store_error err;
+	store_game g;
+
+	rigged(ABC);
+	game_new(tagged, every, id);
+	load(id, &g);
+	ck_assert_int_eq(compose_seat(&cc, &g, 1, NULL, &m), 1);
+	snprintf(marker, sizeof marker, "%smail/block?a=Ann%%2Bgames@"
+	         "Example.org&k=", BASE);
+	after_marker(m.body, marker, tok, sizeof tok);
+	ck_assert_int_eq(block_key_check(&keys, "ann@example.org", tok),
+	                 TOKEN_OK);
+	ck_assert_int_eq(block_key_check(&keys, "bob@example.org", tok),
+	                 TOKEN_BAD_MAC);
+	ck_assert_int_eq(compose_block_url(&cc, "a b&c@x.org", url,
+	                                   sizeof url), 0);
+	ck_assert_ptr_nonnull(strstr(url, "?a=a%20b%26c@x.org&k="));
+	ck_assert_int_eq(compose_block_url(&cc, "nope", url, sizeof url), -1);
+	ck_assert_int_eq(compose_block_url(&cc, "ann@x.org", url, 40), -1);
+
+	/* blocked: nothing for seat 1, the others as before */
+	ck_assert_int_eq(store_block_add(st, "ann@example.org", "link", &err),
+	                 STORE_OK);
+	load(id, &g);
+	ck_assert_int_eq(g.seats[0].blocked, 1);
+	ck_assert_int_eq(compose_seat(&cc, &g, 1, NULL, &m), 0);
+	ck_assert_int_eq(compose_digest(&cc, &g, 1, 0, &m), 0);
+	ck_assert_int_eq(compose_reminder(&cc, &g, 1, &m), 0);
+	ck_assert_int_eq(compose_seat(&cc, &g, 2, NULL, &m), 1);
+	new_mails(&s);
+	play(id, 0, &s);
+	ck_assert_ptr_null(to_seat(&s, 1));
+	ck_assert_ptr_nonnull(to_seat(&s, 2));
+}
+END_TEST
+
 START_TEST(test_reminders_and_nudges)
 {
 	static const store_notify cfg[3] = { STORE_NOTIFY_TURN,
@@ -852,6 +907,7 @@ int main(void)
 	tcase_add_test(tc, test_worst_case_fits);
 	tcase_add_test(tc, test_utf8_names_in_subjects);
 	tcase_add_test(tc, test_reminders_and_nudges);
+	tcase_add_test(tc, test_block_link);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

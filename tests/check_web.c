@@ -1247,6 +1247,53 @@ START_TEST(test_csrf)
 }
 END_TEST
 
+/* Block keys: over one address key, of their own kind, one spelling. */
+START_TEST(test_block_keys)
+{
+	char b[CSRF_TEXT_SIZE], f[CSRF_TEXT_SIZE], bad[CSRF_TEXT_SIZE];
+	char longest[TOKEN_ADDRESS_MAX + 2];
+	token_keys k, other;
+
+	keys_from(7, &k);
+	keys_from(8, &other);
+	ck_assert_int_eq(block_key_make(&k, "ann@example.org", b, sizeof b),
+	                 TOKEN_OK);
+	ck_assert_uint_eq(strlen(b), CSRF_TEXT_LEN);
+	ck_assert_int_eq(block_key_check(&k, "ann@example.org", b), TOKEN_OK);
+	ck_assert_int_eq(block_key_check(&k, "bob@example.org", b),
+	                 TOKEN_BAD_MAC);
+	ck_assert_int_eq(block_key_check(&other, "ann@example.org", b),
+	                 TOKEN_BAD_MAC);
+	snprintf(bad, sizeof bad, "%s", b);
+	bad[7] = bad[7] == 'x' ? 'y' : 'x';
+	ck_assert_int_eq(block_key_check(&k, "ann@example.org", bad),
+	                 TOKEN_BAD_MAC);
+	/* a link key is not a block key, nor the other way round */
+	ck_assert_int_eq(link_key_make(&k, TOKEN_UNSUB, GAME, 2, 5, f,
+	                               sizeof f), TOKEN_OK);
+	ck_assert_int_eq(block_key_check(&k, "ann@example.org", f),
+	                 TOKEN_BAD_MAC);
+	ck_assert_int_eq(link_key_check(&k, TOKEN_UNSUB, GAME, 2, 5, b),
+	                 TOKEN_BAD_MAC);
+	/* bad arguments */
+	ck_assert_int_eq(block_key_check(&k, "ann@example.org", NULL),
+	                 TOKEN_MALFORMED);
+	ck_assert_int_eq(block_key_check(&k, "ann@example.org", ""),
+	                 TOKEN_MALFORMED);
+	ck_assert_int_eq(block_key_check(&k, "", b), TOKEN_MALFORMED);
+	ck_assert_int_eq(block_key_make(&k, "", f, sizeof f), TOKEN_INVALID);
+	ck_assert_int_eq(block_key_make(&k, NULL, f, sizeof f), TOKEN_INVALID);
+	ck_assert_int_eq(block_key_make(&k, "a@b", f, CSRF_TEXT_SIZE - 1),
+	                 TOKEN_INVALID);
+	memset(longest, 'a', sizeof longest - 1);
+	longest[sizeof longest - 1] = '\0';
+	ck_assert_int_eq(block_key_make(&k, longest, f, sizeof f),
+	                 TOKEN_INVALID);
+	longest[TOKEN_ADDRESS_MAX] = '\0';
+	ck_assert_int_eq(block_key_make(&k, longest, f, sizeof f), TOKEN_OK);
+}
+END_TEST
+
 /* Read-only link keys: one kind is never another, nor a CSRF token;
  * a spectator's names no seat, the others one; the generation counts. */
 START_TEST(test_link_keys)
@@ -1445,6 +1492,7 @@ static Suite *web_suite(void)
 	tcase_add_test(tc, test_token_refusals);
 	tcase_add_test(tc, test_csrf);
 	tcase_add_test(tc, test_link_keys);
+	tcase_add_test(tc, test_block_keys);
 	tcase_add_test(tc, test_secrets_have_one_spelling);
 	tcase_add_test(tc, test_token_fuzz);
 	suite_add_tcase(s, tc);

@@ -338,8 +338,17 @@ tls_site() {
 
 	# The example settings file as the unit uses it: listen = systemd,
 	# the socket made by systemd-socket-activate as systemd would; only
-	# the machine's folders and address overridden by flags.
-	local fcgi=("$sbindir/buffertime.fcgi" --config "$conf"
+	# the machine's folders and address overridden by flags.  As
+	# installed, it asks for an invitation code and has none: the
+	# program refuses to start, saying what to set.
+	"$sbindir/buffertime.fcgi" --config "$conf" --db "$d/data/buffertime.db" \
+		--key-file "$d/data/server.key" --templates "$pkgdata/templates" \
+		--base-url "$base" --listen "unix:$sock" >/dev/null 2>"$d/nocode.err"
+	check "the example settings, as installed, do not start (no invite_code)" \
+		grep -q 'create = code (the default) needs invite_code' "$d/nocode.err"
+	cp "$conf" "$d/buffertime.conf"
+	echo 'invite_code = friends-only-42' >>"$d/buffertime.conf"
+	local fcgi=("$sbindir/buffertime.fcgi" --config "$d/buffertime.conf"
 		--db "$d/data/buffertime.db" --key-file "$d/data/server.key"
 		--templates "$pkgdata/templates" --base-url "$base")
 	if command -v systemd-socket-activate >/dev/null 2>&1; then
@@ -402,7 +411,10 @@ tls_site() {
 	# on the example settings file, and a link from one of them.
 	code=$(curl_tls "$d/created" "${base}new" \
 		--data 'players=2&first=1&name1=Ann&email1=ann%40example.org&minutes1=10&name2=Bob&email2=bob%40example.org&minutes2=20')
-	check "TLS site: create a game ($code)" [ "$code" = 200 ]
+	check "TLS site: no game without the invitation code ($code)" [ "$code" = 403 ]
+	code=$(curl_tls "$d/created" "${base}new" \
+		--data 'invite=friends-only-42&players=2&first=1&name1=Ann&email1=ann%40example.org&minutes1=10&name2=Bob&email2=bob%40example.org&minutes2=20')
+	check "TLS site: create a game with the code ($code)" [ "$code" = 200 ]
 	mkdir -p "$d/mail"
 	step "the installed mailer --once on the example settings" "$d/mailer.log" \
 		"$bindir/buffertime" mailer --config "$conf" --db "$d/data/buffertime.db" \
@@ -414,6 +426,23 @@ tls_site() {
 	code=$(curl_tls "$d/x" "$link")
 	check "TLS site: the emailed link opens the seat ($code)" [ "$code" = 303 ]
 	check "TLS site: the seat cookie is Secure" grep -qi '^set-cookie: bt_.*; *secure' "$d/x.h"
+
+	# nginx's limit_req: a burst of new-game posts from one address is
+	# cut off by nginx itself (its 429 page, not the program's), and
+	# reading pages is not limited at all.
+	local codes='' n429=0
+	for _ in $(seq 12); do
+		codes+=" $(curl_tls "$d/burst" "${base}new" --data 'invite=wrong-code-x')"
+	done
+	for code in $codes; do
+		[ "$code" != 429 ] || n429=$((n429 + 1))
+	done
+	check "TLS site: nginx answers a burst of 12 new-game posts with 429s ($codes)" \
+		[ "$n429" -ge 5 ]
+	check "TLS site: ... nginx's own 429, before the program" \
+		sh -c '! grep -q "Try again in" "$1"' sh "$d/burst"
+	code=$(curl_tls "$d/x" "$base")
+	check "TLS site: the home page still opens ($code)" [ "$code" = 200 ]
 }
 if command -v openssl >/dev/null 2>&1; then
 	tls_site

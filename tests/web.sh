@@ -224,7 +224,9 @@ act() {
 
 # ============================================================================
 run=$tmp/run
-up "$run"
+# This test makes many games from one address; tests/limits.sh tests the
+# limits.
+up "$run" --set games_per_hour=0 --set seat_mails_per_day=0
 base=$url
 origin=$(origin_of "$base")
 prefix=/
@@ -693,7 +695,7 @@ for n in 1 6; do
 done
 
 # ---- a second server under a path prefix ------------------------------------
-up "$tmp/run2" --prefix /buffertime/
+up "$tmp/run2" --prefix /buffertime/ --set games_per_hour=0
 base=$url
 origin=$(origin_of "$base")
 prefix=/buffertime/

@@ -1,0 +1,36 @@
+/*
+ * address.c - an email address's key: what the block list and the
+ * per-recipient limits compare.  Mail systems treat the domain without
+ * case and, nearly all, the local part too; most deliver "ann+x@" to
+ * "ann@".  A stranger must not get past a block or a limit by spelling
+ * one mailbox many ways, so the key is lower case without the "+tag".
+ */
+#include <string.h>
+
+#include "store.h"
+
+int store_address_key(const char *addr, char *key, size_t cap)
+{
+	const char *at = strrchr(addr, '@');
+	size_t n = 0;
+	int in_tag = 0;
+
+	if (!at || at == addr || !at[1] || cap == 0)
+		return -1;
+	for (const char *p = addr; *p; p++) {
+		char c = *p;
+		if (p < at && c == '+')
+			in_tag = 1;
+		if (p == at)
+			in_tag = 0;
+		if (in_tag)
+			continue;
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if (n + 1 >= cap)
+			return -1;
+		key[n++] = c;
+	}
+	key[n] = '\0';
+	return key[0] == '@' ? -1 : 0;
+}

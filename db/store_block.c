@@ -1,0 +1,158 @@
+/*
+ * store_block.c - the server-wide "never email me again" list.  Who asks
+ * (by the link every email carries, or through an administrator) is kept
+ * as the key of the address (address.c), so "Ann+x@Example.org" blocks
+ * "ann@example.org" however a game spells it.  store_queue_mail asks here
+ * before queueing anything, and blocking drops what is still queued.
+ *
+ * The SQL compares keys with address_key(), a function of our own that
+ * every connection registers before its statements are prepared.
+ */
+#include <string.h>
+
+#include "sql.h"
+
+/* address_key(text): its store_address_key, or NULL if not an address. */
+static void sql_address_key(sqlite3_context *cx, int argc,
+                            sqlite3_value **argv)
+{
+	const unsigned char *addr = argc == 1 ? sqlite3_value_text(argv[0])
+	                                      : NULL;
+	char key[STORE_EMAIL_MAX + 1];
+
+	if (!addr || store_address_key((const char *)addr, key, sizeof key)) {
+		sqlite3_result_null(cx);
+		return;
+	}
+	sqlite3_result_text(cx, key, -1, SQLITE_TRANSIENT);
+}
+
+int sql_register_functions(sqlite3 *db)
+{
+	return sqlite3_create_function_v2(db, "address_key", 1,
+	                                  SQLITE_UTF8 | SQLITE_DETERMINISTIC |
+	                                  SQLITE_INNOCUOUS, NULL,
+	                                  sql_address_key, NULL, NULL, NULL);
+}
+
+/* The key of address into key, or STORE_INVALID. */
+static store_rc key_of(const char *address, char key[STORE_EMAIL_MAX + 1],
+                       store_error *err)
+{
+	if (!address || store_address_key(address, key, STORE_EMAIL_MAX + 1))
+		return store_fail(err, STORE_INVALID, "'%.80s' is not an "
+		                  "email address", address ? address : "");
+	return STORE_OK;
+}
+
+static store_rc block_locked(store *s, const char *key, const char *how,
+                             store_error *err)
+{
+	int64_t now = store_now();
+	sqlite3_stmt *st = sql_get(s, SQL_BLOCK_ADD);
+	int rc;
+
+	sql_bind_text(st, 1, key, -1);
+	sqlite3_bind_int64(st, 2, now);
+	sql_bind_text(st, 3, how, -1);
+	if ((rc = sql_run(s, SQL_BLOCK_ADD)) != SQLITE_DONE)
+		return store_sqlite_fail(s, rc, "blocking an address", err);
+	/* what was queued before the block must not go out either */
+	st = sql_get(s, SQL_BLOCK_DROP_QUEUED);
+	sql_bind_text(st, 1, key, -1);
+	sqlite3_bind_int64(st, 2, now);
+	if ((rc = sql_run(s, SQL_BLOCK_DROP_QUEUED)) != SQLITE_DONE)
+		return store_sqlite_fail(s, rc, "dropping blocked mail", err);
+	return STORE_OK;
+}
+
+store_rc store_block_add(store *s, const char *address, const char *how,
+                         store_error *err)
+{
+	char key[STORE_EMAIL_MAX + 1];
+	store_rc rc;
+
+	if ((rc = key_of(address, key, err)))
+		return rc;
+	if (!how || (strcmp(how, "link") != 0 && strcmp(how, "admin") != 0))
+		return store_fail(err, STORE_INVALID, "a block is made by "
+		                  "'link' or 'admin'");
+	if ((rc = sql_begin(s, err)))
+		return rc;
+	if ((rc = block_locked(s, key, how, err)) == STORE_OK)
+		return sql_commit(s, err);
+	sql_rollback(s);
+	return rc;
+}
+
+store_rc store_block_remove(store *s, const char *address, store_error *err)
+{
+	char key[STORE_EMAIL_MAX + 1];
+	store_rc rc;
+
+	if ((rc = key_of(address, key, err)))
+		return rc;
+	sqlite3_stmt *st = sql_get(s, SQL_BLOCK_REMOVE);
+	sql_bind_text(st, 1, key, -1);
+	int code = sql_run(s, SQL_BLOCK_REMOVE);
+	if (code != SQLITE_DONE)
+		return store_sqlite_fail(s, code, "unblocking an address", err);
+	return sqlite3_changes(s->db) > 0 ? STORE_OK
+	       : store_fail(err, STORE_NOT_FOUND, "%.200s is not blocked", key);
+}
+
+store_rc store_block_check(store *s, const char *address, int *blocked,
+                           store_error *err)
+{
+	char key[STORE_EMAIL_MAX + 1];
+
+	*blocked = 0;
+	/* not an address: nothing to block (nor to send to) */
+	if (!address || store_address_key(address, key, sizeof key))
+		return STORE_OK;
+	sqlite3_stmt *st = sql_get(s, SQL_BLOCK_GET);
+	sql_bind_text(st, 1, key, -1);
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (rc == SQLITE_ROW)
+		*blocked = 1;
+	else if (rc != SQLITE_DONE)
+		return store_sqlite_fail(s, rc, "reading the block list", err);
+	return STORE_OK;
+}
+
+int store_is_blocked(store *s, const char *address)
+{
+	int blocked;
+
+	if (store_block_check(s, address, &blocked, NULL) != STORE_OK)
+		return -1;
+	return blocked;
+}
+
+store_rc store_block_list(store *s,
+                          int (*fn)(void *ctx, const store_blocked *b),
+                          void *ctx, store_error *err)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_BLOCK_LIST);
+	store_blocked b;
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		memset(&b, 0, sizeof b);
+		if (sql_column_text(st, 0, b.address, sizeof b.address) ||
+		    sql_column_text(st, 2, b.how, sizeof b.how)) {
+			sqlite3_reset(st);
+			return store_fail(err, STORE_CORRUPT, "a damaged row "
+			                  "in the block list");
+		}
+		b.created = sqlite3_column_int64(st, 1);
+		if (fn && fn(ctx, &b)) {
+			rc = SQLITE_DONE;
+			break;
+		}
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? STORE_OK
+	       : store_sqlite_fail(s, rc, "reading the block list", err);
+}

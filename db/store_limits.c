@@ -1,0 +1,130 @@
+/*
+ * store_limits.c - counting what strangers make the server do (games
+ * made, "your seat" emails, wrong invitation codes) in sliding windows,
+ * so the web program can refuse the next one with a time to try again.
+ * Events live in limit_events; those older than a day count for nothing
+ * and are pruned as new ones arrive.
+ */
+#include <string.h>
+
+#include "sql.h"
+
+static const char *const kind_names[] = {
+	[STORE_LIMIT_GAME] = "game",
+	[STORE_LIMIT_SEAT] = "seat",
+	[STORE_LIMIT_CODE] = "code",
+};
+
+void store_set_limits(store *s, const store_limits *l)
+{
+	memset(&s->limits, 0, sizeof s->limits);
+	if (l)
+		s->limits = *l;
+}
+
+/* How many events of kind for subject happened after since (-1 on
+ * error). */
+static int64_t count_since(store *s, store_limit_kind kind,
+                           const char *subject, int64_t since)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_LIMIT_COUNT);
+	int64_t n = -1;
+
+	sql_bind_text(st, 1, kind_names[kind], -1);
+	sql_bind_text(st, 2, subject, -1);
+	sqlite3_bind_int64(st, 3, since);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return n;
+}
+
+/* When the window will hold fewer than max again: the time of the
+ * (n - max + 1)th newest event in it, plus the window. */
+static int64_t free_again(store *s, store_limit_kind kind,
+                          const char *subject, int64_t since, int64_t n,
+                          int max, int64_t window)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_LIMIT_NTH);
+	int64_t at = since + window;
+
+	sql_bind_text(st, 1, kind_names[kind], -1);
+	sql_bind_text(st, 2, subject, -1);
+	sqlite3_bind_int64(st, 3, since);
+	sqlite3_bind_int64(st, 4, n - max);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		at = sqlite3_column_int64(st, 0) + window;
+	sqlite3_reset(st);
+	return at;
+}
+
+store_rc store_limit_peek(store *s, store_limit_kind kind,
+                          const char *subject, int max, int64_t window,
+                          store_error *err)
+{
+	int64_t now = store_now(), since = now - window, n;
+
+	if (err)
+		err->retry_at = 0;
+	if (max <= 0)
+		return STORE_OK;
+	if ((n = count_since(s, kind, subject, since)) < 0)
+		return store_sqlite_fail(s, sqlite3_errcode(s->db),
+		                         "counting for a limit", err);
+	if (n < max)
+		return STORE_OK;
+	store_fail(err, STORE_LIMITED, "%lld in %lld seconds is the limit",
+	           (long long)max, (long long)window);
+	if (err)
+		err->retry_at = free_again(s, kind, subject, since, n, max,
+		                           window);
+	return STORE_LIMITED;
+}
+
+/* Counts the event and forgets those too old to count. */
+static store_rc add_event(store *s, store_limit_kind kind,
+                          const char *subject, store_error *err)
+{
+	int64_t now = store_now();
+	sqlite3_stmt *st = sql_get(s, SQL_LIMIT_ADD);
+
+	sql_bind_text(st, 1, kind_names[kind], -1);
+	sql_bind_text(st, 2, subject, -1);
+	sqlite3_bind_int64(st, 3, now);
+	int rc = sql_run(s, SQL_LIMIT_ADD);
+	if (rc != SQLITE_DONE)
+		return store_sqlite_fail(s, rc, "counting for a limit", err);
+	st = sql_get(s, SQL_LIMIT_PRUNE);
+	sqlite3_bind_int64(st, 1, now - STORE_LIMIT_DAY);
+	rc = sql_run(s, SQL_LIMIT_PRUNE);
+	return rc == SQLITE_DONE ? STORE_OK
+	       : store_sqlite_fail(s, rc, "forgetting old counts", err);
+}
+
+static store_rc take_locked(store *s, store_limit_kind kind,
+                            const char *subject, int max, int64_t window,
+                            store_error *err)
+{
+	store_rc rc = store_limit_peek(s, kind, subject, max, window, err);
+
+	return rc ? rc : add_event(s, kind, subject, err);
+}
+
+store_rc store_limit_take(store *s, store_limit_kind kind,
+                          const char *subject, int max, int64_t window,
+                          store_error *err)
+{
+	store_rc rc;
+
+	if (max <= 0)
+		return STORE_OK;
+	if (!sqlite3_get_autocommit(s->db))
+		return take_locked(s, kind, subject, max, window, err);
+	if ((rc = sql_begin(s, err)))
+		return rc;
+	if ((rc = take_locked(s, kind, subject, max, window, err))) {
+		sql_rollback(s);
+		return rc;
+	}
+	return sql_commit(s, err);
+}

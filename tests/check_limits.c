@@ -1,0 +1,221 @@
+/*
+ * check_limits.c - the store's limits on what strangers can make the
+ * server do, on real files: sliding windows and their retry times, a
+ * refusal inside the making of a game undoing all of it (game, seats,
+ * emails), "your seat" emails counted per address key server-wide, one
+ * address per game, and address keys.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "fixture.h"
+#include "store.h"
+
+enum { T0 = 1700000000 };
+
+static char dir[FIXTURE_PATH_MAX], path[FIXTURE_PATH_MAX];
+static store *st;
+
+static void setup(void)
+{
+	fixture_scratch("limits", dir, path);
+	st = fixture_open(path);
+	fixture_clock(T0);
+}
+
+static void teardown(void)
+{
+	store_close(st);
+	fixture_remove(dir);
+	fixture_clock(0);
+}
+
+static long long sql_value(const char *sql)
+{
+	return fixture_sql_value(path, sql);
+}
+
+/* A store_seat_mail_fn: a "your seat" email to every seat with one. */
+static int seat_mail(void *ctx, const store_game *g, int seat,
+                     struct store_mail *m)
+{
+	(void)ctx;
+	if (!g->seats[seat - 1].email[0])
+		return 0;
+	memset(m, 0, sizeof *m);
+	m->seat = seat;
+	snprintf(m->kind, sizeof m->kind, "seat");
+	snprintf(m->to, sizeof m->to, "%s", g->seats[seat - 1].email);
+	snprintf(m->subject, sizeof m->subject, "Your seat");
+	snprintf(m->body, sizeof m->body, "Here is your link.");
+	return 1;
+}
+
+/* Makes a two-seat game from client with these addresses. */
+static store_rc create(const char *client, const char *a, const char *b,
+                       store_error *err)
+{
+	store_new_game ng = { .players = 2, .first = 1,
+	                      .emails = { a, b }, .client = client,
+	                      .mail_fn = seat_mail };
+	char id[STORE_ID_LEN + 1];
+
+	return store_create(st, &ng, id, err);
+}
+
+START_TEST(test_limits_window_refuses_then_frees_with_retry_time)
+{
+	store_error err;
+
+	for (int i = 0; i < 3; i++) {
+		fixture_clock(T0 + i * 100);
+		ck_assert_int_eq(store_limit_take(st, STORE_LIMIT_CODE, "10.0.0.1",
+		                                  3, 3600, &err), STORE_OK);
+	}
+	fixture_clock(T0 + 1000);
+	ck_assert_int_eq(store_limit_take(st, STORE_LIMIT_CODE, "10.0.0.1", 3,
+	                                  3600, &err), STORE_LIMITED);
+	/* the oldest of the three leaves the window first */
+	ck_assert_int_eq(err.retry_at, T0 + 3600);
+	ck_assert_int_eq(store_limit_peek(st, STORE_LIMIT_CODE, "10.0.0.1", 3,
+	                                  3600, &err), STORE_LIMITED);
+	/* a refusal counts nothing; another subject or kind is apart */
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM limit_events"), 3);
+	ck_assert_int_eq(store_limit_take(st, STORE_LIMIT_CODE, "10.0.0.2", 3,
+	                                  3600, &err), STORE_OK);
+	ck_assert_int_eq(store_limit_peek(st, STORE_LIMIT_GAME, "10.0.0.1", 3,
+	                                  3600, &err), STORE_OK);
+	fixture_clock(T0 + 3600);
+	ck_assert_int_eq(store_limit_take(st, STORE_LIMIT_CODE, "10.0.0.1", 3,
+	                                  3600, &err), STORE_OK);
+	ck_assert_int_eq(store_limit_take(st, STORE_LIMIT_CODE, "10.0.0.1", 3,
+	                                  3600, &err), STORE_LIMITED);
+	ck_assert_int_eq(err.retry_at, T0 + 100 + 3600);
+	/* no limit: always, and nothing counted */
+	ck_assert_int_eq(store_limit_take(st, STORE_LIMIT_CODE, "10.0.0.1", 0,
+	                                  3600, &err), STORE_OK);
+}
+END_TEST
+
+START_TEST(test_limits_old_events_are_pruned)
+{
+	store_error err;
+
+	ck_assert_int_eq(store_limit_take(st, STORE_LIMIT_GAME, "a", 5, 3600,
+	                                  &err), STORE_OK);
+	fixture_clock(T0 + STORE_LIMIT_DAY + 1);
+	ck_assert_int_eq(store_limit_take(st, STORE_LIMIT_GAME, "b", 5, 3600,
+	                                  &err), STORE_OK);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM limit_events"), 1);
+}
+END_TEST
+
+START_TEST(test_limits_games_per_client_hold_without_leftovers)
+{
+	store_limits l = { .games_per_hour = 2 };
+	store_error err;
+
+	store_set_limits(st, &l);
+	ck_assert_int_eq(create("10.0.0.1", "a@example.org", "", &err), STORE_OK);
+	ck_assert_int_eq(create("10.0.0.1", "b@example.org", "", &err), STORE_OK);
+	ck_assert_int_eq(create("10.0.0.1", "c@example.org", "", &err),
+	                 STORE_LIMITED);
+	ck_assert_int_ge(err.retry_at, T0 + 3600);
+	ck_assert_ptr_nonnull(strstr(err.why, "2 games in the last hour"));
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM games"), 2);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM seats"), 4);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM outbox"), 2);
+	/* another client, or the administrator's tools (no client) */
+	ck_assert_int_eq(create("10.0.0.9", "c@example.org", "", &err), STORE_OK);
+	ck_assert_int_eq(create(NULL, "d@example.org", "", &err), STORE_OK);
+	/* a connection without limits (admin tools) counts nothing */
+	store_set_limits(st, NULL);
+	ck_assert_int_eq(create("10.0.0.1", "e@example.org", "", &err), STORE_OK);
+}
+END_TEST
+
+START_TEST(test_limits_seat_mails_per_address_key_undo_the_game)
+{
+	store_limits l = { .seat_mails_per_day = 2 };
+	store_error err;
+
+	store_set_limits(st, &l);
+	ck_assert_int_eq(create("1", "ann@example.org", "bo@example.org", &err),
+	                 STORE_OK);
+	ck_assert_int_eq(create("2", "Ann+two@Example.ORG", "", &err), STORE_OK);
+	ck_assert_int_eq(create("3", "cy@example.org", "ann@example.org", &err),
+	                 STORE_LIMITED);
+	ck_assert_ptr_nonnull(strstr(err.why, "ann@example.org has had 2"));
+	ck_assert_int_eq(err.retry_at, T0 + STORE_LIMIT_DAY);
+	/* Cy's email, queued before Ann's was refused, went with the game */
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM games"), 2);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM outbox"), 3);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM outbox WHERE "
+	                           "recipient = 'cy@example.org'"), 0);
+	fixture_clock(T0 + STORE_LIMIT_DAY);
+	ck_assert_int_eq(create("3", "cy@example.org", "ann@example.org", &err),
+	                 STORE_OK);
+}
+END_TEST
+
+START_TEST(test_limits_one_address_per_game)
+{
+	store_error err;
+
+	ck_assert_int_eq(create(NULL, "ann@example.org", "ANN+x@example.org",
+	                        &err), STORE_INVALID);
+	ck_assert_ptr_nonnull(strstr(err.why, "same email address"));
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM games"), 0);
+	ck_assert_int_eq(create(NULL, "ann@example.org", "bo@example.org", &err),
+	                 STORE_OK);
+	ck_assert_int_eq(create(NULL, "", "", &err), STORE_OK);
+	/* an address without a key could be neither limited nor blocked */
+	ck_assert_int_eq(create(NULL, "+x@example.org", "", &err),
+	                 STORE_INVALID);
+}
+END_TEST
+
+START_TEST(test_limits_address_keys)
+{
+	char key[64];
+
+	ck_assert_int_eq(store_address_key("Ann+Games@Example.ORG", key,
+	                                   sizeof key), 0);
+	ck_assert_str_eq(key, "ann@example.org");
+	ck_assert_int_eq(store_address_key("a+b+c@x.y", key, sizeof key), 0);
+	ck_assert_str_eq(key, "a@x.y");
+	ck_assert_int_eq(store_address_key("no-at-sign", key, sizeof key), -1);
+	ck_assert_int_eq(store_address_key("@x.y", key, sizeof key), -1);
+	ck_assert_int_eq(store_address_key("+tag@x.y", key, sizeof key), -1);
+	ck_assert_int_eq(store_address_key("x@", key, sizeof key), -1);
+	ck_assert_int_eq(store_address_key("abcdef@example.org", key, 8), -1);
+}
+END_TEST
+
+static Suite *limits_suite(void)
+{
+	Suite *s = suite_create("limits");
+	TCase *tc = tcase_create("limits");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_limits_window_refuses_then_frees_with_retry_time);
+	tcase_add_test(tc, test_limits_old_events_are_pruned);
+	tcase_add_test(tc, test_limits_games_per_client_hold_without_leftovers);
+	tcase_add_test(tc, test_limits_seat_mails_per_address_key_undo_the_game);
+	tcase_add_test(tc, test_limits_one_address_per_game);
+	tcase_add_test(tc, test_limits_address_keys);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(limits_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
