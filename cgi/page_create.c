@@ -34,7 +34,6 @@
 #include "describe.h"
 #include "home.h"
 #include "message.h"
-#include "since.h"
 #include "talk.h"
 #include "vals.h"
 
@@ -327,15 +326,9 @@ static web_err links(web *w, created *c)
  * Retry-After header. */
 static web_err too_many(web *w, const char *why, int64_t retry_at)
 {
-	char msg[WEB_WHY_MAX + 64], wait[SINCE_MAX];
-	int64_t secs = retry_at - store_now();
+	char msg[WEB_WHY_MAX];
 
-	if (secs < 1)
-		secs = 1;
-	/* rounded up, so "in 5 minutes" is never too early */
-	since_words(secs + 59, wait, sizeof wait);
-	snprintf(msg, sizeof msg, "%s Try again in %s.", why, wait);
-	w->rs.retry_after = (int)(secs < INT32_MAX ? secs : INT32_MAX);
+	resp_retry(w, why, retry_at, msg, sizeof msg);
 	return home_render(w, 429, &w->rq.body, msg);
 }
 

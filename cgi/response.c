@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "since.h"
 #include "vals.h"
 #include "web.h"
 
@@ -81,6 +82,20 @@ static void plain_why(web *w, const char *why)
 		memcpy(w->why + n, ".", 2);
 }
 
+void resp_retry(web *w, const char *why, int64_t retry_at, char *msg,
+                size_t cap)
+{
+	int64_t secs = retry_at - store_now();
+	char wait[SINCE_MAX];
+
+	if (secs < 1)
+		secs = 1;
+	/* rounded up, so "in 5 minutes" is never too early */
+	snprintf(msg, cap, "%.200s Try again in %s.", why,
+	         since_words(secs + 59, wait, sizeof wait));
+	w->rs.retry_after = (int)(secs < 86400 * 30 ? secs : 86400 * 30);
+}
+
 web_err web_store_err(web *w, const char *func, const store_error *err)
 {
 	switch (err->rc) {
@@ -94,6 +109,9 @@ web_err web_store_err(web *w, const char *func, const store_error *err)
 	case STORE_ILLEGAL:
 		plain_why(w, err->why);
 		return WEB_ILLEGAL;
+	case STORE_LIMITED:
+		resp_retry(w, err->why, err->retry_at, w->why, sizeof w->why);
+		return WEB_LIMITED;
 	default:
 		web_log(w, func, "store %s: %s", store_rc_name(err->rc),
 		        err->why);

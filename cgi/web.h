@@ -42,6 +42,7 @@ typedef enum web_err {
 	WEB_ILLEGAL,         /* 409: the rules refuse the move */
 	WEB_TOO_LARGE,       /* 413: a body over the limit */
 	WEB_MEDIA_TYPE,      /* 415: a POST that is not a form */
+	WEB_LIMITED,         /* 429: a limit reached; w->why says which */
 	WEB_BUSY,            /* 503: the database stayed locked */
 	WEB_INTERNAL,        /* 500: our fault; logged with details */
 	WEB_ERR__MAX
@@ -134,8 +135,15 @@ void page_error(web *w, web_err e);
 void web_log(const web *w, const char *func, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Maps a store error to a web error, logging what is our fault. */
+/* Maps a store error to a web error, logging what is our fault.  A
+ * limit reached (STORE_LIMITED) is WEB_LIMITED, with resp_retry's why. */
 web_err web_store_err(web *w, const char *func, const store_error *err);
+
+/* A limit's refusal for people: why, then "Try again in ..." for
+ * retry_at (unix seconds), into msg (cap bytes); sets the response's
+ * Retry-After. */
+void resp_retry(web *w, const char *why, int64_t retry_at, char *msg,
+                size_t cap);
 
 /* ---- seat.c: who is asking ------------------------------------------ */
 

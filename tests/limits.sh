@@ -36,6 +36,7 @@ unset BUFFERTIME_DB BUFFERTIME_NOW
 web_test_start limits nginx curl sqlite3
 
 T0=1800000000
+seed=1
 code_secret='sesame-4711'
 
 # post_new BODY [CURL-ARGS...]: POST new from this machine; sets $code
@@ -80,6 +81,7 @@ start() {
 	done
 	BUFFERTIME_NOW=$T0 up "$r" "${args[@]}"
 	base=$url
+	origin=$(origin_of "$base")
 	run=$r
 	db=$r/data/buffertime.db
 }
@@ -177,6 +179,32 @@ check "daily: ... no game made" test "$(games)" = "$before_games"
 check "daily: ... no email queued, not even Dee's" test "$(queued)" = "$before_mail"
 post_new "$(game_body dee@example.org eve@example.org)"
 expect_code "daily: others still get theirs" 200
+# Play again counts too: a finished game with Ann in it, imported by the
+# administrator (not counted), then its "play again" from seat 2.
+"$BUFFERTIME" admin --db "$db" import --email zed@example.org \
+	--email ann@example.org --email yul@example.org \
+	"$SRCDIR/tests/data/loss.rec" >"$tmp/import.out" 2>&1
+over=$(sql "SELECT id FROM games WHERE status = 'lost'")
+check "daily: a finished game with Ann imported" test -n "$over"
+link=$(timeout 30 "$BUFFERTIME" admin --db "$db" link "$over" 2 \
+	--key-file "$run/data/server.key" --base-url "$base" 2>/dev/null)
+jar=$tmp/jar.daily
+req "$jar" GET "$link"
+expect_code "daily: Ann's seat link of the finished game" 303
+page_url=${base}g/$over
+req "$jar" GET "$page_url"
+if form pick '' '/again$'; then
+	before_games=$(games) before_mail=$(queued)
+	req "$jar" POST "$form_url" "$form_body"
+	expect_code "daily: play again would mail Ann a 3rd time" 429
+	check "daily: ... the page says why and when" \
+		grep -q 'ann@example.org has had 2 new-game emails today.*Try again in' "$tmp/b"
+	check "daily: ... Retry-After set" test -n "$(retry_after)"
+	check "daily: ... no new game, no email" \
+		test "$(games) $(queued)" = "$before_games $before_mail"
+else
+	not_ok "daily: no play-again form on the finished game's table"
+fi
 restart "$run" $((T0 + 86401)) --set seat_mails_per_day=2 --set games_per_hour=0
 base=$url
 post_new "$(game_body dee@example.org ann@example.org)"
