@@ -32,38 +32,6 @@ unset BUFFERTIME_DB BUFFERTIME_NOW
 web_test_start block nginx curl sqlite3
 seed=11
 
-# page SEAT [PAGE]: the seat's table, or another page of the game.
-page() {
-	page_url=${base}g/$game${2-}
-	req "${jar[$1]}" GET "$page_url"
-}
-
-turn_seat() {
-	sql "SELECT turn_seat FROM games WHERE id = '$game'"
-}
-
-lines() {
-	sql "SELECT count(*) FROM actions WHERE game = '$game'"
-}
-
-# step: the seat to move logs, works, or plays any form it has; 0 once
-# a move was stored.
-step() {
-	local s n
-	s=$(turn_seat)
-	[ "$s" -ge 1 ] 2>/dev/null || return 1
-	n=$(lines)
-	for _ in 1 2 3; do
-		page "$s"
-		if form pick 'action=log' || form pick 'action=work' ||
-			form random ''; then
-			req "${jar[$s]}" POST "$form_url" "$form_body"
-		fi
-		[ "$(lines)" -gt "$n" ] && return 0
-	done
-	return 1
-}
-
 # queued SEAT: emails of the game queued (not dropped) for SEAT.
 queued() {
 	sql "SELECT count(*) FROM outbox WHERE game = '$game' AND seat = $1 AND dropped IS NULL"

@@ -51,12 +51,6 @@ DAY=86400
 
 # ---- helpers ------------------------------------------------------------------
 
-# page SEAT [QUERY]: the seat's table (into $tmp/b).
-page() {
-	page_url=${base}g/$game${2-}
-	req "${jar[$1]}" GET "$page_url"
-}
-
 # field NAME: the value of the first hidden field NAME of the page.
 field() {
 	grep -o "name=\"$1\" value=\"[^\"]*\"" "$tmp/b" | head -n 1 |
@@ -88,35 +82,6 @@ post() {
 		return 1
 	fi
 	req "${jar[$1]}" POST "$form_url" "$form_body"
-}
-
-# turn_seat: the seat to move, from the store (0 once over).
-turn_seat() {
-	sql "SELECT turn_seat FROM games WHERE id = '$game'"
-}
-
-# lines: the game's record lines.
-lines() {
-	sql "SELECT count(*) FROM actions WHERE game = '$game'"
-}
-
-# step: the seat to move logs if it can, else works, else plays any
-# form it has (a Sensor Sweep's look, then its order); 0 once a move was
-# stored.
-step() {
-	local s n
-	s=$(turn_seat)
-	[ "$s" -ge 1 ] 2>/dev/null || return 1
-	n=$(lines)
-	for _ in 1 2 3; do
-		page "$s"
-		if form pick 'action=log' || form pick 'action=work' ||
-			form random ''; then
-			req "${jar[$s]}" POST "$form_url" "$form_body"
-		fi
-		[ "$(lines)" -gt "$n" ] && return 0
-	done
-	return 1
 }
 
 # print_of: what a table page shows of the game (R10 for its seat): the

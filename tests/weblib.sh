@@ -104,6 +104,44 @@ form() {
 	seed=$((seed + 1))
 }
 
+# The moves of one game $game, played through its seats' browsers
+# (jar[SEAT] cookie jars).
+
+# page SEAT [QUERY]: the seat's table (into $tmp/b).
+page() {
+	page_url=${base}g/$game${2-}
+	req "${jar[$1]}" GET "$page_url"
+}
+
+# turn_seat: the seat to move, from the store (0 once over).
+turn_seat() {
+	sql "SELECT turn_seat FROM games WHERE id = '$game'"
+}
+
+# lines: the game's record lines.
+lines() {
+	sql "SELECT count(*) FROM actions WHERE game = '$game'"
+}
+
+# step: the seat to move logs if it can, else works, else plays any
+# form it has (a Sensor Sweep's look, then its order); 0 once a move was
+# stored.
+step() {
+	local s n
+	s=$(turn_seat)
+	[ "$s" -ge 1 ] 2>/dev/null || return 1
+	n=$(lines)
+	for _ in 1 2 3; do
+		page "$s"
+		if form pick 'action=log' || form pick 'action=work' ||
+			form random ''; then
+			req "${jar[$s]}" POST "$form_url" "$form_body"
+		fi
+		[ "$(lines)" -gt "$n" ] && return 0
+	done
+	return 1
+}
+
 # restart RUN NOW [UP-ARGS...]: the servers of RUN again (same folder,
 # same data) with their clock at NOW; sets url, base and origin.
 restart() {
