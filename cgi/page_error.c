@@ -48,6 +48,11 @@ static const struct {
 	[WEB_BUSY] = { 503, "The server is busy",
 		"The game's database stayed busy for too long.",
 		"Wait a moment and try again." },
+	[WEB_FULL] = { 503, "The server has no room left",
+		"The server ran out of disk space and could not save this; "
+		"nothing was changed, and every game is as it was.",
+		"Try again later: the game goes on as soon as there is room "
+		"again." },
 	[WEB_INTERNAL] = { 500, "Something went wrong",
 		"The server could not complete the request; it has been "
 		"logged.", "Try again later; if it keeps happening, tell the "

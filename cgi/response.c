@@ -10,6 +10,8 @@
 #include "vals.h"
 #include "web.h"
 
+enum { RETRY_AFTER_S = 30 };   /* seconds, said with every 503 */
+
 /* Reason phrases of the statuses we send. */
 static const struct {
 	int status;
@@ -106,6 +108,9 @@ web_err web_store_err(web *w, const char *func, const store_error *err)
 	case STORE_BUSY:
 		web_log(w, func, "store busy: %s", err->why);
 		return WEB_BUSY;
+	case STORE_FULL:
+		web_log(w, func, "disk full: %s", err->why);
+		return WEB_FULL;
 	case STORE_ILLEGAL:
 		plain_why(w, err->why);
 		return WEB_ILLEGAL;
@@ -224,10 +229,14 @@ void resp_send(web *w, FCGX_Stream *stream, int head)
 		    "no-cache\r\n", r->etag);
 	else if (!r->cacheable)
 		hdr(h, sizeof h, &len, "Cache-Control: no-store\r\n");
-	if (r->allow)
-		hdr(h, sizeof h, &len, "Allow: %s\r\n", r->allow);
+	/* A limit says when; busy or out of disk is a moment's trouble
+	 * that a retry may pass. */
 	if (r->retry_after > 0)
 		hdr(h, sizeof h, &len, "Retry-After: %d\r\n", r->retry_after);
+	else if (r->status == 503)
+		hdr(h, sizeof h, &len, "Retry-After: %d\r\n", RETRY_AFTER_S);
+	if (r->allow)
+		hdr(h, sizeof h, &len, "Allow: %s\r\n", r->allow);
 	if (r->location[0])
 		hdr(h, sizeof h, &len, "Location: %s\r\n", r->location);
 	if (r->cookie[0])

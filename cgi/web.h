@@ -44,6 +44,7 @@ typedef enum web_err {
 	WEB_MEDIA_TYPE,      /* 415: a POST that is not a form */
 	WEB_LIMITED,         /* 429: a limit reached; w->why says which */
 	WEB_BUSY,            /* 503: the database stayed locked */
+	WEB_FULL,            /* 503: the disk is full; nothing was written */
 	WEB_INTERNAL,        /* 500: our fault; logged with details */
 	WEB_ERR__MAX
 } web_err;

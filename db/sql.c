@@ -197,6 +197,9 @@ store_rc store_sqlite_fail(store *s, int code, const char *what,
 	case SQLITE_NOTADB:
 		rc = STORE_CORRUPT;
 		break;
+	case SQLITE_FULL:    /* the transaction was rolled back whole */
+		rc = STORE_FULL;
+		break;
 	default:
 		rc = STORE_ERROR;
 	}

@@ -20,6 +20,7 @@ static const char *const rc_names[] = {
 	[STORE_TOO_NEW] = "too new",
 	[STORE_INVALID] = "invalid",
 	[STORE_LIMITED] = "limited",
+	[STORE_FULL] = "disk full",
 	[STORE_ERROR] = "error",
 };
 

@@ -28,7 +28,8 @@ typedef enum store_rc {
 	STORE_TOO_NEW,     /* written by a newer program: refused */
 	STORE_INVALID,     /* a bad argument (names, emails, counts) */
 	STORE_LIMITED,     /* too soon: a rate limit (chat, nudges) */
-	STORE_ERROR        /* any other failure (disk full, I/O) */
+	STORE_FULL,        /* the disk is full: nothing written; try later */
+	STORE_ERROR        /* any other failure (I/O, out of memory) */
 } store_rc;
 
 typedef struct store_error {
