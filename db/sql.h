@@ -145,6 +145,29 @@ int store_feed_header(store *s, const store_game *g, bt_error *gerr);
  * "won", "lost"); anything else reads as playing (store_games.c). */
 bt_status sql_status_of(const unsigned char *text);
 
+/* ... and its spelling (store_games.c). */
+const char *sql_status_name(bt_status st);
+
+/* The layout tag stored beside a snapshot (store_games.c). */
+int sql_snapshot_format(void);
+
+/* The seat whose move it is in state, 0 once the game is over. */
+int sql_turn_seat(const bt_game *state);
+
+/* A limit's refusal in words for people, keeping err's retry time
+ * (store_limits.c). */
+void sql_limited_why(store_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* STORE_OK, or STORE_LIMITED if m is a "your seat" email its address
+ * may not have today (store_limits.c); counts it if allowed. */
+store_rc sql_seat_mail_allowed(store *s, const store_mail *m,
+                               store_error *err);
+
+/* Stores one record line of game id (store_games.c). */
+store_rc sql_insert_line(store *s, const char *id, int seq, int seat,
+                         const char *line, store_error *err);
+
 /* Registers address_key(text) (store_address_key; NULL if not an
  * address) on db, before any statement that uses it is prepared
  * (store_block.c).  SQLITE_OK or an SQLite code. */

@@ -1,20 +1,22 @@
 /*
- * store_games.c - a game's life in the store: created or imported, loaded
- * (from its snapshot, or by replaying its lines), advanced one action at
- * a time, exported as a record.
+ * store_games.c - a game's life in the store after it is made
+ * (store_create.c): loaded (from its snapshot, or by replaying its
+ * lines), advanced one action at a time, exported as a record.
  */
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-#include <sodium.h>
 
 #include "sql.h"
 
 static const char *const status_names[] = {
 	[BT_PLAYING] = "playing", [BT_WON] = "won", [BT_LOST] = "lost",
 };
+
+const char *sql_status_name(bt_status st)
+{
+	return status_names[st];
+}
 
 bt_status sql_status_of(const unsigned char *text)
 {
@@ -26,45 +28,12 @@ bt_status sql_status_of(const unsigned char *text)
 
 /* The layout tag stored beside a snapshot: the engine's format number,
  * the struct's size and the byte order, so no other layout is misread. */
-static int snapshot_format(void)
+int sql_snapshot_format(void)
 {
 	const uint16_t one = 1;
 	int little = *(const uint8_t *)&one;
 
 	return (BT_STATE_FORMAT * 2 + little) << 16 | (int)sizeof(bt_game);
-}
-
-/* 16 random bytes as 22 base64url characters. */
-static void new_id(char id[STORE_ID_LEN + 1])
-{
-	unsigned char raw[16];
-	char b64[sodium_base64_ENCODED_LEN(16,
-	         sodium_base64_VARIANT_URLSAFE_NO_PADDING)];
-
-	randombytes_buf(raw, sizeof raw);
-	sodium_bin2base64(b64, sizeof b64, raw, sizeof raw,
-	                  sodium_base64_VARIANT_URLSAFE_NO_PADDING);
-	memcpy(id, b64, STORE_ID_LEN);
-	id[STORE_ID_LEN] = '\0';
-}
-
-/* A plausible address: printable, no spaces, one '@' inside, and a key
- * (the block list and the limits must be able to name it). */
-static int email_ok(const char *e)
-{
-	size_t n = strlen(e);
-	const char *at = strchr(e, '@');
-	char key[STORE_EMAIL_MAX + 1];
-
-	if (n == 0)
-		return 1;
-	if (n > STORE_EMAIL_MAX || !at || at == e || at[1] == '\0' ||
-	    strchr(at + 1, '@') || store_address_key(e, key, sizeof key))
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)e[i] <= ' ' || e[i] == 0x7f)
-			return 0;
-	return 1;
 }
 
 /* The next line of text at *at, without its '\n', in *line and *len;
@@ -82,61 +51,13 @@ static int next_line(const char **at, const char **line, size_t *len)
 	return 1;
 }
 
-/* ---- writing rows ------------------------------------------------------ */
-
-/* The seat whose move it is in state, 0 once the game is over. */
-static int turn_seat(const bt_game *state)
+int sql_turn_seat(const bt_game *state)
 {
 	return state->status == BT_PLAYING ? state->turn : 0;
 }
 
-static store_rc insert_game(store *s, const char *id, const bt_record *rec,
-                            const char *header, const char *options,
-                            int seq, const bt_game *state,
-                            int64_t reminder_secs, store_error *err)
-{
-	sqlite3_stmt *st = sql_get(s, SQL_GAME_INSERT);
-
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int64(st, 2, store_now());
-	sqlite3_bind_int(st, 3, rec->players);
-	sqlite3_bind_int(st, 4, rec->first);
-	sql_bind_text(st, 5, rec->seed, -1);
-	sql_bind_text(st, 6, header, -1);
-	sql_bind_text(st, 7, options ? options : "", -1);
-	sqlite3_bind_int(st, 8, seq);
-	sql_bind_text(st, 9, status_names[state->status], -1);
-	sqlite3_bind_blob(st, 10, state, sizeof *state, SQLITE_TRANSIENT);
-	sqlite3_bind_int(st, 11, snapshot_format());
-	sqlite3_bind_int(st, 12, turn_seat(state));
-	sqlite3_bind_int64(st, 13, reminder_secs ? reminder_secs
-	                                         : STORE_REMIND_DEFAULT);
-	int rc = sql_run(s, SQL_GAME_INSERT);
-	return rc == SQLITE_DONE ? STORE_OK
-	                         : store_sqlite_fail(s, rc, "saving the game", err);
-}
-
-static store_rc insert_seats(store *s, const char *id, const bt_record *rec,
-                             const char *const emails[BT_MAX_PLAYERS],
-                             store_error *err)
-{
-	for (int seat = 1; seat <= rec->players; seat++) {
-		sqlite3_stmt *st = sql_get(s, SQL_SEAT_INSERT);
-		const char *email = emails && emails[seat - 1] ?
-		                    emails[seat - 1] : "";
-		sql_bind_text(st, 1, id, -1);
-		sqlite3_bind_int(st, 2, seat);
-		sql_bind_text(st, 3, rec->name[seat - 1], -1);
-		sql_bind_text(st, 4, email, -1);
-		int rc = sql_run(s, SQL_SEAT_INSERT);
-		if (rc != SQLITE_DONE)
-			return store_sqlite_fail(s, rc, "saving a seat", err);
-	}
-	return STORE_OK;
-}
-
-static store_rc insert_line(store *s, const char *id, int seq, int seat,
-                            const char *line, store_error *err)
+store_rc sql_insert_line(store *s, const char *id, int seq, int seat,
+                         const char *line, store_error *err)
 {
 	sqlite3_stmt *st = sql_get(s, SQL_ACTION_INSERT);
 
@@ -148,266 +69,6 @@ static store_rc insert_line(store *s, const char *id, int seq, int seat,
 	int rc = sql_run(s, SQL_ACTION_INSERT);
 	return rc == SQLITE_DONE ? STORE_OK
 	                         : store_sqlite_fail(s, rc, "saving an action", err);
-}
-
-/* ---- creating ----------------------------------------------------------- */
-
-/* A limit's refusal in words for people, keeping its retry time. */
-static void limited_why(store_error *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void limited_why(store_error *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err->why, sizeof err->why, fmt, ap);
-	va_end(ap);
-}
-
-/* 1 if seats i and j (0-based) have addresses of one key. */
-static int same_address(const char *const emails[BT_MAX_PLAYERS], int i,
-                        int j)
-{
-	char a[STORE_EMAIL_MAX + 1], b[STORE_EMAIL_MAX + 1];
-
-	return emails[i] && emails[j] && emails[i][0] && emails[j][0] &&
-	       store_address_key(emails[i], a, sizeof a) == 0 &&
-	       store_address_key(emails[j], b, sizeof b) == 0 &&
-	       strcmp(a, b) == 0;
-}
-
-/* Every address plausible, and none in two seats: a game must not be a
- * way to send one stranger six emails at once. */
-static store_rc check_emails(const char *const emails[BT_MAX_PLAYERS],
-                             int players, store_error *err)
-{
-	for (int i = 0; emails && i < players; i++) {
-		if (emails[i] && !email_ok(emails[i]))
-			return store_fail(err, STORE_INVALID, "seat %d: '%.60s' "
-			                  "is not an email address", i + 1,
-			                  emails[i]);
-		for (int j = 0; j < i; j++)
-			if (same_address(emails, j, i))
-				return store_fail(err, STORE_INVALID, "seats %d "
-				                  "and %d have the same email "
-				                  "address: an address may be in "
-				                  "one seat of a game", j + 1, i + 1);
-	}
-	return STORE_OK;
-}
-
-/* Header, names and options of ng into rec, all checked. */
-static store_rc new_record(const store_new_game *ng, bt_record *rec,
-                           store_error *err)
-{
-	char seed[BT_SEED_TEXT_MAX + 1];
-	bt_error gerr;
-
-	if (ng->seed) {
-		snprintf(seed, sizeof seed, "%s", ng->seed);
-	} else {
-		uint8_t key[BT_KEY_BYTES];
-		randombytes_buf(key, sizeof key);
-		bt_seed_hex(key, seed);
-	}
-	if (bt_record_init(rec, ng->players, ng->first, seed, strlen(seed),
-	                   &gerr))
-		return store_fail(err, STORE_INVALID, "%s", gerr.why);
-	for (int i = 0; i < ng->players; i++)
-		if (ng->names[i] && ng->names[i][0] &&
-		    bt_record_name(rec, i + 1, ng->names[i],
-		                   strlen(ng->names[i]), &gerr))
-			return store_fail(err, STORE_INVALID, "seat %d: %s",
-			                  i + 1, gerr.why);
-	if (ng->options && strlen(ng->options) > STORE_OPTIONS_MAX)
-		return store_fail(err, STORE_INVALID, "options over %d bytes",
-		                  STORE_OPTIONS_MAX);
-	if (ng->reminder_secs && (ng->reminder_secs < STORE_REMIND_MIN ||
-	                          ng->reminder_secs > STORE_REMIND_MAX))
-		return store_fail(err, STORE_INVALID, "a reminder interval "
-		                  "must be from 1 hour to 30 days");
-	return check_emails(ng->emails, ng->players, err);
-}
-
-store_rc store_create_locked(store *s, const store_new_game *ng,
-                             char id[STORE_ID_LEN + 1], store_error *err)
-{
-	bt_record *rec = &s->replay->rec;
-	bt_game state;
-	bt_error gerr;
-	store_rc rc;
-
-	if ((rc = new_record(ng, rec, err)))
-		return rc;
-	if (bt_game_new(&state, rec->players, rec->first, rec->key, &gerr))
-		return store_fail(err, STORE_INVALID, "%s", gerr.why);
-	if (ng->client && (rc = store_limit_take(s, STORE_LIMIT_GAME,
-	                                        ng->client,
-	                                        s->limits.games_per_hour,
-	                                        STORE_LIMIT_HOUR, err))) {
-		if (rc == STORE_LIMITED)
-			limited_why(err, "Your address has made %d games in "
-			            "the last hour, the most this server "
-			            "allows.", s->limits.games_per_hour);
-		return rc;
-	}
-	new_id(id);
-	if ((rc = insert_game(s, id, rec, "", ng->options, 0, &state,
-	                      ng->reminder_secs, err)) ||
-	    (rc = insert_seats(s, id, rec, ng->emails, err)))
-		return rc;
-	return ng->mail_fn ? store_seat_mails_locked(s, id, ng->mail_fn,
-	                                             ng->mail_ctx, err)
-	                   : STORE_OK;
-}
-
-store_rc store_seat_mails_locked(store *s, const char *id,
-                                 store_seat_mail_fn fn, void *ctx,
-                                 store_error *err)
-{
-	store_game *g = s->scratch;
-	store_rc rc;
-
-	if ((rc = store_load(s, id, g, err)))
-		return rc;
-	for (int seat = 1; seat <= g->players; seat++) {
-		int made = fn(ctx, g, seat, s->mail);
-		if (made < 0)
-			return store_fail(err, STORE_ERROR, "seat %d's email "
-			                  "could not be written", seat);
-		if (made && (rc = store_queue_mail(s, id, s->mail, err)))
-			return rc;
-	}
-	return STORE_OK;
-}
-
-store_rc store_create(store *s, const store_new_game *ng,
-                      char id[STORE_ID_LEN + 1], store_error *err)
-{
-	store_rc rc;
-
-	if ((rc = sql_begin(s, err)))
-		return rc;
-	if ((rc = store_create_locked(s, ng, id, err))) {
-		sql_rollback(s);
-		return rc;
-	}
-	return sql_commit(s, err);
-}
-
-/* ---- importing ---------------------------------------------------------- */
-
-struct text_buf {
-	char *p;
-	size_t n, cap;
-};
-
-static int grow_emit(void *ctx, const char *text, size_t n)
-{
-	struct text_buf *b = ctx;
-
-	if (b->n + n + 1 > b->cap) {
-		size_t cap = (b->cap + n + 1) * 2;
-		char *p = realloc(b->p, cap);
-		if (!p)
-			return -1;
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->n, text, n);
-	b->n += n;
-	b->p[b->n] = '\0';
-	return 0;
-}
-
-/* Replays rec from its text, as a reader of the record would. */
-static store_rc replay_record(store *s, const bt_record *rec,
-                              store_error *err)
-{
-	struct text_buf text = { 0 };
-
-	if (bt_record_write(rec, grow_emit, &text)) {
-		free(text.p);
-		return store_fail(err, STORE_INVALID, "the record cannot be "
-		                  "written (no seed, or out of memory)");
-	}
-	bt_error gerr;
-	bt_replay_init(s->replay);
-	int bad = bt_replay_text(s->replay, text.p, text.n, &gerr);
-	free(text.p);
-	if (!bad)
-		return STORE_OK;
-	if (err)
-		err->game = gerr;
-	return store_fail(err, STORE_ILLEGAL, "line %d: rule R%d: %s",
-	                  s->replay->err_line, gerr.rule, gerr.why);
-}
-
-/* The header's stack lines as text, a line each. */
-static store_rc header_text(const bt_record *rec, char *buf, size_t cap,
-                            store_error *err)
-{
-	size_t at = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < rec->header_stacks; i++) {
-		int n = bt_stack_format(&rec->stacks[i], buf + at, cap - at);
-		if (n < 0 || at + (size_t)n + 2 > cap)
-			return store_fail(err, STORE_INVALID, "header too long");
-		at += (size_t)n;
-		buf[at++] = '\n';
-		buf[at] = '\0';
-	}
-	return STORE_OK;
-}
-
-static store_rc insert_items(store *s, const char *id, const bt_record *rec,
-                             store_error *err)
-{
-	char line[BT_RECORD_LINE_MAX];
-
-	for (int i = 0; i < rec->nitems; i++) {
-		const bt_item *it = &rec->items[i];
-		int seat = it->type == BT_ITEM_ACTION ? it->action.seat : 0;
-		int n = it->type == BT_ITEM_ACTION
-		        ? bt_action_format(&it->action, line, sizeof line)
-		        : bt_stack_format(&rec->stacks[it->stack], line,
-		                          sizeof line);
-		if (n < 0)
-			return store_fail(err, STORE_INVALID, "item %d cannot "
-			                  "be written", i + 1);
-		store_rc rc = insert_line(s, id, i, seat, line, err);
-		if (rc)
-			return rc;
-	}
-	return STORE_OK;
-}
-
-store_rc store_import(store *s, const bt_record *rec,
-                      const char *const emails[BT_MAX_PLAYERS],
-                      char id[STORE_ID_LEN + 1], store_error *err)
-{
-	char header[STORE_HEADER_MAX + 1];
-	store_rc rc;
-
-	if ((rc = check_emails(emails, rec->players, err)) ||
-	    (rc = header_text(rec, header, sizeof header, err)) ||
-	    (rc = replay_record(s, rec, err)))
-		return rc;
-	new_id(id);
-	if ((rc = sql_begin(s, err)))
-		return rc;
-	if ((rc = insert_game(s, id, rec, header, NULL, rec->nitems,
-	                      &s->replay->game, 0, err)) ||
-	    (rc = insert_seats(s, id, rec, emails, err)) ||
-	    (rc = insert_items(s, id, rec, err))) {
-		sql_rollback(s);
-		return rc;
-	}
-	return sql_commit(s, err);
 }
 
 /* ---- loading ------------------------------------------------------------ */
@@ -492,7 +153,7 @@ static int use_snapshot(sqlite3_stmt *st, store_game *g)
 {
 	char why[160];
 
-	if (sqlite3_column_int(st, 9) != snapshot_format() ||
+	if (sqlite3_column_int(st, 9) != sql_snapshot_format() ||
 	    sqlite3_column_int(st, 8) != g->seq ||
 	    sqlite3_column_bytes(st, 7) != (int)sizeof g->state)
 		return 0;
@@ -626,10 +287,10 @@ static store_rc advance(store *s, const store_game *before,
 	sql_bind_text(st, 1, before->id, -1);
 	sqlite3_bind_int(st, 2, before->seq);
 	sqlite3_bind_int64(st, 3, store_now());
-	sql_bind_text(st, 4, status_names[after->status], -1);
+	sql_bind_text(st, 4, sql_status_name((bt_status)after->status), -1);
 	sqlite3_bind_blob(st, 5, after, sizeof *after, SQLITE_TRANSIENT);
-	sqlite3_bind_int(st, 6, snapshot_format());
-	sqlite3_bind_int(st, 7, turn_seat(after));
+	sqlite3_bind_int(st, 6, sql_snapshot_format());
+	sqlite3_bind_int(st, 7, sql_turn_seat(after));
 	int rc = sql_run(s, SQL_GAME_ADVANCE);
 	if (rc != SQLITE_DONE)
 		return store_sqlite_fail(s, rc, "saving the state", err);
@@ -686,7 +347,7 @@ static store_rc append_locked(store *s, const char *id, int expected_seq,
 	if (bt_action_format(a, line, sizeof line) < 0)
 		return store_fail(err, STORE_INVALID, "the action cannot be "
 		                  "written as a record line");
-	if ((rc = insert_line(s, id, before->seq, a->seat, line, err)) ||
+	if ((rc = sql_insert_line(s, id, before->seq, a->seat, line, err)) ||
 	    (rc = advance(s, before, next, err)))
 		return rc;
 	return queue_mails(s, before, next, a, fn, ctx, err);
@@ -712,7 +373,7 @@ store_rc store_append(store *s, const char *id, int expected_seq,
 		after->state = next;
 		after->sweep_card = BT_NO_CARD;   /* a new line ends a look */
 		after->sweep_seat = 0;
-		after->turn_seat = turn_seat(&next);
+		after->turn_seat = sql_turn_seat(&next);
 		after->turn_since = after->updated = store_now();
 		after->reminders = 0;
 	}
@@ -863,28 +524,6 @@ store_rc store_sweep_begin(store *s, const char *id, int expected_seq,
 	return rc;
 }
 
-/* A "your seat" email counts against its address's daily allowance:
- * games cannot be made to mail one stranger again and again. */
-static store_rc seat_mail_allowed(store *s, const store_mail *m,
-                                  store_error *err)
-{
-	char key[STORE_EMAIL_MAX + 1];
-
-	if (strcmp(m->kind, "seat") != 0 || !s->limits.seat_mails_per_day)
-		return STORE_OK;
-	if (store_address_key(m->to, key, sizeof key))
-		return store_fail(err, STORE_INVALID, "'%.60s' is not an "
-		                  "email address", m->to);
-	store_rc rc = store_limit_take(s, STORE_LIMIT_SEAT, key,
-	                               s->limits.seat_mails_per_day,
-	                               STORE_LIMIT_DAY, err);
-	if (rc == STORE_LIMITED)
-		limited_why(err, "%.200s has had %d new-game emails today, the "
-		            "most this server sends to one address.", m->to,
-		            s->limits.seat_mails_per_day);
-	return rc;
-}
-
 store_rc store_queue_mail(store *s, const char *id, const store_mail *m,
                           store_error *err)
 {
@@ -893,7 +532,7 @@ store_rc store_queue_mail(store *s, const char *id, const store_mail *m,
 
 	if (brc != STORE_OK || blocked)
 		return brc;     /* that address asked for no email from us */
-	if ((brc = seat_mail_allowed(s, m, err)))
+	if ((brc = sql_seat_mail_allowed(s, m, err)))
 		return brc;
 	sqlite3_stmt *st = sql_get(s, SQL_OUTBOX_INSERT);
 	sql_bind_text(st, 1, id, -1);

@@ -5,6 +5,8 @@
  * Events live in limit_events; those older than a day count for nothing
  * and are pruned as new ones arrive.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sql.h"
@@ -127,4 +129,37 @@ store_rc store_limit_take(store *s, store_limit_kind kind,
 		return rc;
 	}
 	return sql_commit(s, err);
+}
+
+void sql_limited_why(store_error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err->why, sizeof err->why, fmt, ap);
+	va_end(ap);
+}
+
+/* A "your seat" email counts against its address's daily allowance:
+ * games cannot be made to mail one stranger again and again. */
+store_rc sql_seat_mail_allowed(store *s, const store_mail *m,
+                               store_error *err)
+{
+	char key[STORE_EMAIL_MAX + 1];
+
+	if (strcmp(m->kind, "seat") != 0 || !s->limits.seat_mails_per_day)
+		return STORE_OK;
+	if (store_address_key(m->to, key, sizeof key))
+		return store_fail(err, STORE_INVALID, "'%.60s' is not an "
+		                  "email address", m->to);
+	store_rc rc = store_limit_take(s, STORE_LIMIT_SEAT, key,
+	                               s->limits.seat_mails_per_day,
+	                               STORE_LIMIT_DAY, err);
+	if (rc == STORE_LIMITED)
+		sql_limited_why(err, "%.200s has had %d new-game emails today, the "
+		            "most this server sends to one address.", m->to,
+		            s->limits.seat_mails_per_day);
+	return rc;
 }
