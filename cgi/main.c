@@ -207,8 +207,21 @@ static long micros_since(const struct timespec *t0)
 }
 
 /* One request: read, route, run the page or the error page, send, log. */
+/* s for the log: every byte outside printable ASCII as '?', so what a
+ * client sent cannot reach an operator's terminal as control codes. */
+static const char *printable(const char *s, char *dst, size_t cap)
+{
+	size_t n = 0;
+
+	for (; *s && n + 1 < cap; s++)
+		dst[n++] = *s > ' ' && *s < 0x7f ? *s : '?';
+	dst[n] = '\0';
+	return dst;
+}
+
 static void serve(web *w, FCGX_Request *fr)
 {
+	char method[sizeof w->rq.method_text], path[REQ_PATH_MAX + 1];
 	struct timespec t0;
 	page_fn *page = NULL;
 	web_err e;
@@ -230,8 +243,10 @@ static void serve(web *w, FCGX_Request *fr)
 	if (e != WEB_OK)
 		page_error(w, e);
 	resp_send(w, fr->out, w->rq.method == M_HEAD);
-	fprintf(stderr, "%s %s %d %ldus %s\n", w->rq.method_text, w->rq.path,
-	        w->rs.status, micros_since(&t0), w->rq.id);
+	fprintf(stderr, "%s %s %d %ldus %s\n",
+	        printable(w->rq.method_text, method, sizeof method),
+	        printable(w->rq.path, path, sizeof path), w->rs.status,
+	        micros_since(&t0), w->rq.id);
 }
 
 static web W;

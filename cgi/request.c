@@ -118,6 +118,8 @@ req_rc request_read(request *r, FCGX_Request *fr, const char *prefix)
 	r->sub = NULL;
 	r->game[0] = r->why[0] = r->cookie[0] = r->if_none_match[0] = '\0';
 	r->query.n = r->body.n = 0;
+	/* first, so a refused request never keeps the last one's client */
+	client_key(FCGX_GetParam("REMOTE_ADDR", fr->envp), r->client);
 	read_method(r, fr->envp);
 	if ((rc = read_path(r, fr->envp, prefix)) ||
 	    (rc = read_query(r, fr->envp)))
@@ -128,6 +130,5 @@ req_rc request_read(request *r, FCGX_Request *fr, const char *prefix)
 	c = FCGX_GetParam("HTTP_IF_NONE_MATCH", fr->envp);
 	if (c)
 		snprintf(r->if_none_match, sizeof r->if_none_match, "%s", c);
-	client_key(FCGX_GetParam("REMOTE_ADDR", fr->envp), r->client);
 	return REQ_OK;
 }

@@ -694,6 +694,23 @@ for n in 1 6; do
 	check "the won game at move $n has a live Effort gauge" grep -q 'of Target [1-9]' "$tmp/b"
 done
 
+# ---- the log keeps no raw bytes of a request ---------------------------------
+# nginx passes a path's bytes as they came (REQUEST_URI); the program's
+# one log line per request must not carry them to a terminal.
+hostport=${origin#http://}
+{
+	printf 'GET /r\xff\xfe HTTP/1.0\r\nHost: x\r\n\r\n' >&3
+	cat <&3 >/dev/null
+} 3<>"/dev/tcp/${hostport%:*}/${hostport##*:}" 2>/dev/null
+for _ in $(seq 20); do
+	grep -aq '^GET /r' "$run/log/fcgi.log" && break
+	sleep 0.1
+done
+check "the log line of a request with raw bytes shows them as '?'" \
+	grep -aq '^GET /r?? ' "$run/log/fcgi.log"
+check "no log line of a request holds a byte outside printable ASCII" \
+	sh -c '! grep -a "^[A-Z]* /" "$1" | LC_ALL=C grep -q "[^ -~]"' sh "$run/log/fcgi.log"
+
 # ---- a second server under a path prefix ------------------------------------
 up "$tmp/run2" --prefix /buffertime/ --set games_per_hour=0
 base=$url
