@@ -6,6 +6,12 @@
  * a number.  Sensor Sweep is one entry: its orders are listed only once it
  * is chosen, since they show the cards.  At the end (or on 'q' or end of
  * input) the game record is printed, so the game can be replayed.
+ *
+ * Seats given with --bot are played by a bot (the search by default):
+ * it sees only what its seat may see, and what it does is told as other
+ * players would see it (not the order of its Sensor Sweep, nor the card
+ * it hands off).  Its seed follows from the game's, so the same game
+ * and budget in rollouts play the same.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +21,9 @@
 
 #include "cli.h"
 #include "game.h"
+#include "policy.h"
 #include "record.h"
+#include "search.h"
 
 enum {
 	PLAY_LINE_MAX = 64,     /* longest input line we read */
@@ -24,9 +32,20 @@ enum {
 
 static const char play_usage[] =
 	"usage: buffertime play [--players N] [--first K] [--seed HEX]\n"
+	"                       [--bot SEAT[=search|greedy|random]]...\n"
+	"                       [--think MS | --rollouts N]\n"
 	"  --players N  2..6 (default 3)\n"
 	"  --first K    the First Player's seat, 1..N (default 1)\n"
-	"  --seed HEX   1..64 hex digits (default: random)\n";
+	"  --seed HEX   1..64 hex digits (default: random)\n"
+	"  --bot SEAT   a bot plays that seat (the search by default);\n"
+	"               repeat it for more bots\n"
+	"  --rollouts N games the search plays out per move (default 2000)\n"
+	"  --think MS   or milliseconds it thinks per move\n";
+
+_Static_assert(BOT_DEFAULT_ROLLOUTS == 2000, "play_usage names the default");
+
+/* Who plays a seat. */
+enum { SEAT_HUMAN, SEAT_SEARCH, SEAT_GREEDY, SEAT_RANDOM };
 
 static const char play_help[] =
 	"Each turn the seat to move takes exactly one action (R6):\n"
@@ -38,11 +57,22 @@ static const char play_help[] =
 	"           while Effort >= Target); reach the Leisure goal to win\n"
 	"Type the number of an action, '?' for this help, 'q' to quit.\n";
 
+typedef struct play_opts {
+	int players, first;
+	char seed[BT_SEED_TEXT_MAX + 1];
+	int who[BT_MAX_PLAYERS];          /* SEAT_* */
+	int bot_seat_max;                 /* highest seat given to --bot */
+	bot_budget budget;
+} play_opts;
+
 typedef struct play {
 	bt_game g;
 	bt_record rec;
 	bt_action legal[BT_MAX_LEGAL];
 	int n;
+	const play_opts *o;
+	bot *bot;
+	uint64_t bot_seed;
 } play;
 
 /* ---- describing cards and actions ------------------------------------------ */
@@ -385,15 +415,85 @@ static void show_outcome(const bt_game *before, const bt_game *g)
 		printf(">>> Round %d begins.\n", g->round);
 }
 
+/* ---- bots ------------------------------------------------------------------ */
+
+/* The index of the action the bot of the seat to move chooses, or -1. */
+static int bot_pick(play *p)
+{
+	uint64_t s = p->bot_seed ^ p->g.actions;
+	bt_action a;
+
+	switch (p->o->who[p->g.turn - 1]) {
+	case SEAT_GREEDY:
+		return policy_greedy(&p->g, p->legal, p->n, &s);
+	case SEAT_RANDOM:
+		return policy_random(&p->g, p->legal, p->n, &s);
+	default:
+		if (bot_search(p->bot, &p->g, p->g.turn, &p->o->budget,
+		               policy_rng_next(&s), &a, NULL))
+			return -1;
+		return bot_action_index(p->legal, p->n, &a);
+	}
+}
+
+/* What the others see a bot do: not its sweep's order, nor the card it
+ * hands off. */
+static void show_bot_move(const bt_game *g, const bt_action *a)
+{
+	char t[PLAY_TEXT_MAX * 3], c[PLAY_TEXT_MAX];
+	bt_kind k = a->verb == BT_SPECIAL ? bt_card_get(a->card)->kind
+	                                  : BT_KIND_NONE;
+
+	card_text(a->card < BT_CARD_COUNT ? a->card : 0, c, sizeof c);
+	if (k == BT_SENSOR_SWEEP)
+		snprintf(t, sizeof t, "%s: looks at the top Shift cards and "
+		         "puts them back in the order it chose", c);
+	else if (k == BT_HAND_OFF)
+		snprintf(t, sizeof t, "%s: gives a card to seat %d", c,
+		         a->arg[1]);
+	else
+		action_text(a, t, sizeof t);
+	printf("\n==== Round %d, seat %d (a bot) ====\nEffort %d / Target "
+	       "%d   Officers %d   Leisure %d / goal %d\n%s\n", g->round,
+	       g->turn, g->effort, g->target, g->officers, g->leisure,
+	       bt_goal(g), t);
+}
+
+/* Records and applies legal[pick].  Returns 0, or ANS_QUIT on a bug. */
+static int take(play *p, int pick)
+{
+	bt_error err;
+	bt_game before;
+
+	if (bt_record_add_action(&p->rec, &p->legal[pick], &err)) {
+		fprintf(stderr, "buffertime play: record: %s\n", err.why);
+		return ANS_QUIT;
+	}
+	before = p->g;
+	if (bt_apply(&p->g, &p->legal[pick], &err)) {
+		/* The engine listed it as legal: this is a bug, not input. */
+		fprintf(stderr, "buffertime play: %s\n", err.why);
+		return ANS_QUIT;
+	}
+	show_outcome(&before, &p->g);
+	return 0;
+}
+
 /* Plays one turn.  Returns 0 to go on, or an ANS_ code to stop. */
 static int turn(play *p)
 {
 	int entry[BT_MAX_LEGAL], n, a, pick;
 	char who[16];
-	bt_error err;
-	bt_game before;
 
 	p->n = bt_legal(&p->g, p->legal, BT_MAX_LEGAL);
+	if (p->o->who[p->g.turn - 1] != SEAT_HUMAN) {
+		if (p->n <= 0 || (pick = bot_pick(p)) < 0 || pick >= p->n) {
+			fputs("buffertime play: the bot found no move\n", stderr);
+			return ANS_QUIT;
+		}
+		show_bot_move(&p->g, &p->legal[pick]);
+		return take(p, pick);
+	}
 	show_table(&p->g);
 	n = menu_entries(p, entry);
 	if (n <= 0) {
@@ -408,18 +508,7 @@ static int turn(play *p)
 	pick = entry[a - 1];
 	if (is_sweep(&p->legal[pick]) && (pick = ask_sweep(p, pick, who)) < 0)
 		return pick;
-	if (bt_record_add_action(&p->rec, &p->legal[pick], &err)) {
-		fprintf(stderr, "buffertime play: record: %s\n", err.why);
-		return ANS_QUIT;
-	}
-	before = p->g;
-	if (bt_apply(&p->g, &p->legal[pick], &err)) {
-		/* The engine listed it as legal: this is a bug, not input. */
-		fprintf(stderr, "buffertime play: %s\n", err.why);
-		return ANS_QUIT;
-	}
-	show_outcome(&before, &p->g);
-	return 0;
+	return take(p, pick);
 }
 
 static int emit_stdout(void *ctx, const char *s, size_t n)
@@ -467,24 +556,72 @@ static int parse_int(const char *s, int lo, int hi)
 	return *end || v < lo || v > hi ? -1 : (int)v;
 }
 
-typedef struct play_opts {
-	int players, first;
-	char seed[BT_SEED_TEXT_MAX + 1];
-} play_opts;
+/* --bot SEAT[=POLICY]: 0, or 2 after a usage error. */
+static int parse_bot(const char *v, play_opts *o)
+{
+	static const char *const names[] = {
+		[SEAT_SEARCH] = "search", [SEAT_GREEDY] = "greedy",
+		[SEAT_RANDOM] = "random"
+	};
+	char seat[4];
+	const char *eq = strchr(v, '=');
+	size_t len = eq ? (size_t)(eq - v) : strlen(v);
+	int s, kind = SEAT_SEARCH;
+
+	if (len >= sizeof seat)
+		return usage_error("--bot must be a seat, not ", v);
+	memcpy(seat, v, len);
+	seat[len] = '\0';
+	if ((s = parse_int(seat, 1, BT_MAX_PLAYERS)) < 0)
+		return usage_error("--bot must be a seat, not ", v);
+	if (eq) {
+		for (kind = SEAT_SEARCH; kind <= SEAT_RANDOM; kind++)
+			if (!strcmp(eq + 1, names[kind]))
+				break;
+		if (kind > SEAT_RANDOM)
+			return usage_error("--bot: the bots are search, greedy "
+			                   "and random, not ", eq + 1);
+	}
+	o->who[s - 1] = kind;
+	if (s > o->bot_seat_max)
+		o->bot_seat_max = s;
+	return 0;
+}
+
+/* --think and --rollouts: 0, or 2 after a usage error. */
+static int parse_budget(const char *a, const char *v, play_opts *o)
+{
+	int n = parse_int(v, 1, !strcmp(a, "--think") ? BOT_MAX_THINK_MS
+	                                              : BOT_MAX_ROLLOUTS);
+
+	if (n < 0)
+		return usage_error(a, " must be a positive number in range");
+	o->budget.rollouts = !strcmp(a, "--think") ? 0 : n;
+	o->budget.think_ms = !strcmp(a, "--think") ? n : 0;
+	return 0;
+}
 
 static int parse_args(int argc, char **argv, play_opts *o)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
+		int rc;
 		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
 			return 1;
 		if (strcmp(a, "--players") && strcmp(a, "--first") &&
-		    strcmp(a, "--seed"))
+		    strcmp(a, "--seed") && strcmp(a, "--bot") &&
+		    strcmp(a, "--think") && strcmp(a, "--rollouts"))
 			return usage_error("unknown option ", a);
 		if (i + 1 >= argc)
 			return usage_error(a, " needs a value");
 		v = argv[++i];
-		if (!strcmp(a, "--players")) {
+		if (!strcmp(a, "--bot")) {
+			if ((rc = parse_bot(v, o)))
+				return rc;
+		} else if (!strcmp(a, "--think") || !strcmp(a, "--rollouts")) {
+			if ((rc = parse_budget(a, v, o)))
+				return rc;
+		} else if (!strcmp(a, "--players")) {
 			if ((o->players = parse_int(v, BT_MIN_PLAYERS,
 			                            BT_MAX_PLAYERS)) < 0)
 				return usage_error("--players must be 2 to 6, "
@@ -504,6 +641,8 @@ static int parse_args(int argc, char **argv, play_opts *o)
 	}
 	if (o->first > o->players)
 		return usage_error("--first is beyond the last seat", "");
+	if (o->bot_seat_max > o->players)
+		return usage_error("--bot is beyond the last seat", "");
 	if (!o->seed[0]) {
 		uint8_t key[BT_KEY_BYTES];
 		randombytes_buf(key, sizeof key);
@@ -514,7 +653,8 @@ static int parse_args(int argc, char **argv, play_opts *o)
 
 int cmd_play(int argc, char **argv)
 {
-	play_opts o = { 3, 1, "" };
+	play_opts o = { .players = 3, .first = 1,
+	                .budget = { BOT_DEFAULT_ROLLOUTS, 0, 0 } };
 	uint8_t key[BT_KEY_BYTES];
 	bt_error err;
 	play *p;
@@ -526,15 +666,23 @@ int cmd_play(int argc, char **argv)
 	}
 	if (rc)
 		return rc;
-	if (!(p = calloc(1, sizeof *p))) {
+	if (!(p = calloc(1, sizeof *p)) || !(p->bot = bot_new())) {
 		fputs("buffertime play: out of memory\n", stderr);
+		free(p);
 		return 1;
 	}
+	p->o = &o;
 	bt_seed_parse(o.seed, strlen(o.seed), key);
+	/* The bots' seed follows from the game's: the same game plays the
+	 * same.  The key's last bytes hold the short seeds' digits. */
+	for (int i = 0; i < 8; i++)
+		p->bot_seed = p->bot_seed << 8 | key[BT_KEY_BYTES - 8 + i];
+	p->bot_seed = policy_rng_next(&p->bot_seed);
 	if (bt_record_init(&p->rec, o.players, o.first, o.seed,
 	                   strlen(o.seed), &err) ||
 	    bt_game_new(&p->g, o.players, o.first, key, &err)) {
 		fprintf(stderr, "buffertime play: %s\n", err.why);
+		bot_free(p->bot);
 		free(p);
 		return 1;
 	}
@@ -544,6 +692,7 @@ int cmd_play(int argc, char **argv)
 		stop = turn(p);
 	show_end(p, stop);
 	rc = fflush(stdout) ? 1 : 0;
+	bot_free(p->bot);
 	free(p);
 	return rc;
 }

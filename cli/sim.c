@@ -8,6 +8,9 @@
  * than the game), the policy PRNG seeded from a mix of the three, and
  * First Player 1 + i % p.  Each game depends on nothing else, and the
  * tallies are sums, so the results are the same whatever --jobs is.
+ * The search bot's seed for each decision is the next number of the
+ * game's policy PRNG, so a budget in rollouts keeps that true (a budget
+ * in milliseconds does not: it depends on the machine's speed).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -27,23 +30,38 @@
 #include "game.h"
 #include "policy.h"
 #include "record.h"
+#include "search.h"
 
 enum {
 	SIM_MAX_JOBS = 256,
 	SIM_CHUNK = 256,            /* games a job takes at a time */
 	SIM_MAX_ACTIONS = 4000,     /* a game longer than this is a bug */
-	SIM_PROGRESS_NS = 100000000 /* redraw progress at most 10 times/s */
+	SIM_PROGRESS_NS = 100000000, /* redraw progress at most 10 times/s */
+	/* decision times: a histogram over log10(seconds) from 1e-7 s,
+	 * HIST_STEPS buckets per decade, enough for medians within 3% */
+	HIST_STEPS = 40,
+	HIST_N = 10 * HIST_STEPS
 };
 #define SIM_MAX_GAMES UINT64_C(1000000000000)
 #define SIM_MAX_REPLAY_LOOPS UINT64_C(1000000)
+_Static_assert(BOT_DEFAULT_ROLLOUTS == 2000, "sim_usage names the default");
 
 static const char sim_usage[] =
-	"usage: buffertime sim --games N --players N|all --policy random|greedy\n"
+	"usage: buffertime sim --games N --players N|all\n"
+	"                      --policy random|greedy|search|clairvoyant\n"
+	"                      [--think MS | --rollouts N] [--detail]\n"
 	"                      [--seed S] [--jobs J] [--check] [--longest FILE]\n"
 	"                      [--replay-loops N]\n"
 	"  --games N      games per player count (1..10^12)\n"
 	"  --players N    2..6, or 'all': N games for each of 2, 3, 4, 5 and 6\n"
-	"  --policy P     random: uniform among legal actions; greedy: heuristic\n"
+	"  --policy P     random: uniform among legal actions; greedy: heuristic;\n"
+	"                 search: each seat thinks with what it may see (R10);\n"
+	"                 clairvoyant: the search seeing every card (a bound)\n"
+	"  --rollouts N   search: games played out per decision (default 2000)\n"
+	"  --think MS     search: milliseconds per decision instead (results\n"
+	"                 then depend on the machine's speed)\n"
+	"  --variant V    search: crn (default), independent, noprune or all\n"
+	"  --detail       also print the Leisure margin and decision times\n"
 	"  --seed S       decimal 64-bit seed (default: random); same seed,\n"
 	"                 same results, whatever --jobs\n"
 	"  --jobs J       threads (1..256, default 1)\n"
@@ -56,6 +74,10 @@ typedef struct sim_opts {
 	uint64_t games;
 	int pmin, pmax;
 	policy_fn policy;
+	int bot_kind;                   /* bot_kind_by_name(), 0: policy */
+	bot_budget budget;
+	int detail;
+	int budget_set;                 /* --think, --rollouts or --variant */
 	const char *policy_name;
 	uint64_t seed;
 	int jobs;
@@ -66,11 +88,19 @@ typedef struct sim_opts {
 
 /* Sums over games, and the longest game (fewest (players, index) first
  * among equals, so it does not depend on the jobs). */
+typedef struct think {
+	uint64_t decisions, rollouts;   /* decisions with a choice to make */
+	double seconds;
+	uint64_t hist[HIST_N];
+} think;
+
 typedef struct tally {
 	uint64_t games, wins, rounds, reprimands;
 	unsigned longest_actions;
 	int longest_players;
 	uint64_t longest_index;
+	int64_t margin;                 /* sum of final Leisure less goal */
+	think th;
 } tally;
 
 /* One player count's run, shared by its jobs. */
@@ -116,7 +146,66 @@ typedef struct job_buf {
 	bt_game g;
 	bt_action legal[BT_MAX_LEGAL];
 	char why[200];
+	bot *bot;                       /* for the search policies */
+	think th;
 } job_buf;
+
+static double now_seconds(void);
+
+static void think_add(think *t, double seconds, uint64_t rollouts)
+{
+	double x = seconds > 1e-7 ? (log10(seconds) + 7) * HIST_STEPS : 0;
+	int i = x < HIST_N - 1 ? (int)x : HIST_N - 1;
+
+	t->decisions++;
+	t->rollouts += rollouts;
+	t->seconds += seconds;
+	t->hist[i]++;
+}
+
+/* The q-quantile of the decision times, in seconds (the bucket's
+ * geometric middle). */
+static double think_quantile(const think *t, double q)
+{
+	uint64_t want = (uint64_t)ceil(q * (double)t->decisions), sum = 0;
+
+	for (int i = 0; i < HIST_N; i++)
+		if ((sum += t->hist[i]) >= want && sum > 0)
+			return pow(10, (i + 0.5) / HIST_STEPS - 7);
+	return 0;
+}
+
+static void think_merge(think *a, const think *b)
+{
+	a->decisions += b->decisions;
+	a->rollouts += b->rollouts;
+	a->seconds += b->seconds;
+	for (int i = 0; i < HIST_N; i++)
+		a->hist[i] += b->hist[i];
+}
+
+/* The index of the action chosen in b->legal[0..n-1], or -1, with the
+ * decisions that had a choice timed. */
+static int choose(const sim_opts *o, job_buf *b, int n, uint64_t *prng)
+{
+	bt_action a;
+	bot_stats st = { 0, 0, 0 };
+	double t0 = n > 1 ? now_seconds() : 0;
+	int pick;
+
+	if (!o->bot_kind)
+		pick = o->policy(&b->g, b->legal, n, prng);
+	else if ((o->bot_kind == 1 ?
+	          bot_search(b->bot, &b->g, b->g.turn, &o->budget,
+	                     policy_rng_next(prng), &a, &st) :
+	          bot_clairvoyant(b->bot, &b->g, &a, &st)) == 0)
+		pick = bot_action_index(b->legal, n, &a);
+	else
+		pick = -1;
+	if (n > 1)
+		think_add(&b->th, now_seconds() - t0, st.rollouts);
+	return pick;
+}
 
 /*
  * Plays game index of players to its end (appending the actions to rec if
@@ -144,7 +233,10 @@ static int play_one(const sim_opts *o, int players, uint64_t index,
 			         "the game ran over its action bound");
 			return -1;
 		}
-		int pick = o->policy(g, b->legal, n, &prng);
+		/* The fast policies' path stays as lean as it was. */
+		int pick = o->bot_kind || o->detail ? choose(o, b, n, &prng)
+		                                    : o->policy(g, b->legal, n,
+		                                                &prng);
 		if (pick < 0 || pick >= n) {
 			snprintf(b->why, sizeof b->why, "policy chose %d of %d",
 			         pick, n);
@@ -175,6 +267,7 @@ static void tally_game(tally *t, const bt_game *g, int players,
 	t->wins += g->status == BT_WON;
 	t->rounds += g->round;
 	t->reprimands += g->reprimands;
+	t->margin += g->leisure - bt_goal(g);
 	if (g->actions > t->longest_actions ||
 	    (g->actions == t->longest_actions && index < t->longest_index)) {
 		t->longest_actions = g->actions;
@@ -190,6 +283,8 @@ static void tally_merge(tally *a, const tally *b)
 	a->wins += b->wins;
 	a->rounds += b->rounds;
 	a->reprimands += b->reprimands;
+	a->margin += b->margin;
+	think_merge(&a->th, &b->th);
 	if (b->games && (b->longest_actions > a->longest_actions ||
 	    (b->longest_actions == a->longest_actions &&
 	     (b->longest_players < a->longest_players ||
@@ -217,17 +312,25 @@ static void run_fail(run *r, uint64_t index, const char *why)
 static void *job_main(void *arg)
 {
 	run *r = arg;
-	tally t = { 0, 0, 0, 0, 0, 0, UINT64_MAX };
-	job_buf *b = malloc(sizeof *b);
+	tally t;
+	job_buf *b = calloc(1, sizeof *b);
+	/* Search games are slow: hand them out one by one. */
+	uint64_t chunk = r->o->bot_kind ? 1 : SIM_CHUNK;
 
+	memset(&t, 0, sizeof t);
+	t.longest_index = UINT64_MAX;
+	if (b && r->o->bot_kind && !(b->bot = bot_new())) {
+		free(b);
+		b = NULL;
+	}
 	if (!b)
 		run_fail(r, 0, "out of memory");
 	while (b && !atomic_load(&r->failed)) {
-		uint64_t lo = atomic_fetch_add(&r->next, SIM_CHUNK);
+		uint64_t lo = atomic_fetch_add(&r->next, chunk);
 		if (lo >= r->o->games)
 			break;
-		uint64_t hi = r->o->games - lo < SIM_CHUNK ? r->o->games
-		                                            : lo + SIM_CHUNK;
+		uint64_t hi = r->o->games - lo < chunk ? r->o->games
+		                                        : lo + chunk;
 		for (uint64_t i = lo; i < hi; i++) {
 			if (play_one(r->o, r->players, i, b, NULL)) {
 				run_fail(r, i, b->why);
@@ -236,6 +339,10 @@ static void *job_main(void *arg)
 			tally_game(&t, &b->g, r->players, i);
 		}
 		atomic_fetch_add(&r->done, hi - lo);
+	}
+	if (b) {
+		think_merge(&t.th, &b->th);
+		bot_free(b->bot);
 	}
 	free(b);
 	pthread_mutex_lock(&r->lock);
@@ -345,7 +452,7 @@ static void wilson(uint64_t wins, uint64_t games, double *lo, double *hi)
 	*hi = mid + half > 1 ? 1 : mid + half;
 }
 
-static void report(int players, const tally *t, double seconds)
+static void report(int players, const tally *t, double seconds, int detail)
 {
 	double lo, hi, n = (double)t->games;
 
@@ -355,6 +462,16 @@ static void report(int players, const tally *t, double seconds)
 	       players, t->games, 100.0 * (double)t->wins / n, 100 * lo,
 	       100 * hi, (double)t->rounds / n, (double)t->reprimands / n,
 	       seconds > 0 ? n / seconds : 0.0);
+	if (detail && t->th.decisions)
+		printf("players %d: Leisure margin %+.2f; %" PRIu64 " decisions"
+		       " with a choice: median %.4f ms, p99 %.4f ms; %.0f "
+		       "rollouts/s\n", players, (double)t->margin / n,
+		       t->th.decisions, 1e3 * think_quantile(&t->th, 0.5),
+		       1e3 * think_quantile(&t->th, 0.99), t->th.seconds > 0 ?
+		       (double)t->th.rollouts / t->th.seconds : 0.0);
+	else if (detail)
+		printf("players %d: Leisure margin %+.2f\n", players,
+		       (double)t->margin / n);
 	fflush(stdout);
 }
 
@@ -420,12 +537,14 @@ static int write_longest(const sim_opts *o, const tally *t)
 	char hex[BT_SEED_TEXT_MAX + 1];
 	bt_error err;
 	bt_record *rec = malloc(sizeof *rec);
-	job_buf *b = malloc(sizeof *b);
+	job_buf *b = calloc(1, sizeof *b);
 	FILE *f = NULL;
 	int rc = -1;
 	int p = t->longest_players;
 
-	if (!rec || !b) {
+	if (b && o->bot_kind)
+		b->bot = bot_new();
+	if (!rec || !b || (o->bot_kind && !b->bot)) {
 		fputs("buffertime sim: out of memory\n", stderr);
 		goto out;
 	}
@@ -457,6 +576,8 @@ out:
 		        strerror(errno));
 		rc = -1;
 	}
+	if (b)
+		bot_free(b->bot);
 	free(b);
 	free(rec);
 	return rc;
@@ -518,6 +639,40 @@ static const char *opt_value(int argc, char **argv, int *i)
 	return *i + 1 < argc ? argv[++*i] : NULL;
 }
 
+/* The search's budget options; 0, or 2 after a usage error. */
+static int parse_budget(const char *a, const char *val, sim_opts *o)
+{
+	uint64_t v;
+
+	if (!strcmp(a, "--variant")) {
+		if (!strcmp(val, "independent"))
+			o->budget.flags = BOT_INDEPENDENT;
+		else if (!strcmp(val, "noprune"))
+			o->budget.flags = BOT_NO_PRUNE;
+		else if (!strcmp(val, "all"))
+			o->budget.flags = BOT_ALL_ACTIONS;
+		else if (strcmp(val, "crn"))
+			return usage_error("--variant: '%s' is not crn, "
+			                   "independent, noprune or all", val);
+	} else if (o->budget_set & 1) {
+		return usage_error("%s", "--think and --rollouts: one budget, "
+		                   "given once");
+	} else if (!strcmp(a, "--think")) {
+		if (parse_u64(val, 1, BOT_MAX_THINK_MS, &v))
+			return usage_error("--think: '%s' is not 1..%d ms", val,
+			                   BOT_MAX_THINK_MS);
+		o->budget.rollouts = 0;
+		o->budget.think_ms = (int)v;
+	} else {
+		if (parse_u64(val, 1, BOT_MAX_ROLLOUTS, &v))
+			return usage_error("--rollouts: '%s' is not 1..%d", val,
+			                   BOT_MAX_ROLLOUTS);
+		o->budget.rollouts = (int)v;
+	}
+	o->budget_set |= strcmp(a, "--variant") ? 1 : 2;
+	return 0;
+}
+
 /* Fills o from argv; returns 0, 1 if --help was asked, or 2 on error. */
 static int parse_args(int argc, char **argv, sim_opts *o)
 {
@@ -528,8 +683,17 @@ static int parse_args(int argc, char **argv, sim_opts *o)
 		const char *a = argv[i], *val;
 		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
 			return 1;
-		if (!strcmp(a, "--check")) {
-			o->check = 1;
+		if (!strcmp(a, "--check") || !strcmp(a, "--detail")) {
+			*(a[2] == 'c' ? &o->check : &o->detail) = 1;
+			continue;
+		}
+		if (!strcmp(a, "--think") || !strcmp(a, "--rollouts") ||
+		    !strcmp(a, "--variant")) {
+			int rc;
+			if (!(val = opt_value(argc, argv, &i)))
+				return usage_error("%s needs a value", a);
+			if ((rc = parse_budget(a, val, o)))
+				return rc;
 			continue;
 		}
 		if (strcmp(a, "--games") && strcmp(a, "--players") &&
@@ -548,7 +712,8 @@ static int parse_args(int argc, char **argv, sim_opts *o)
 				return usage_error("--players: '%s' is not 2..6 "
 				                   "or all", val);
 		} else if (!strcmp(a, "--policy")) {
-			if (!(o->policy = policy_by_name(val)))
+			if (!(o->policy = policy_by_name(val)) &&
+			    !(o->bot_kind = bot_kind_by_name(val)))
 				return usage_error("--policy: unknown policy "
 				                   "'%s'", val);
 			o->policy_name = val;
@@ -577,8 +742,11 @@ static int parse_args(int argc, char **argv, sim_opts *o)
 		return usage_error("%s", "--games is required");
 	if (!o->pmin)
 		return usage_error("%s", "--players is required");
-	if (!o->policy)
+	if (!o->policy && !o->bot_kind)
 		return usage_error("%s", "--policy is required");
+	if (o->budget_set && o->bot_kind != 1)
+		return usage_error("%s", "--think, --rollouts and --variant are "
+		                   "for --policy search");
 	if (!have_seed)
 		randombytes_buf(&o->seed, sizeof o->seed);
 	return 0;
@@ -586,8 +754,8 @@ static int parse_args(int argc, char **argv, sim_opts *o)
 
 int cmd_sim(int argc, char **argv)
 {
-	sim_opts o = { 0, 0, 0, NULL, NULL, 0, 1, 0, NULL, 0 };
-	tally total = { 0, 0, 0, 0, 0, 0, UINT64_MAX };
+	sim_opts o = { .budget = { BOT_DEFAULT_ROLLOUTS, 0, 0 }, .jobs = 1 };
+	tally total = { .longest_index = UINT64_MAX };
 	double t0, seconds;
 	int rc = parse_args(argc, argv, &o);
 
@@ -605,7 +773,7 @@ int cmd_sim(int argc, char **argv)
 		double s;
 		if (run_players(&o, p, &t, &s))
 			return 1;
-		report(p, &t, s);
+		report(p, &t, s, o.detail || o.bot_kind);
 		tally_merge(&total, &t);
 	}
 	seconds = now_seconds() - t0;

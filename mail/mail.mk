@@ -27,10 +27,10 @@ UNIT_TESTS += tests/check_mail
 # Helpers of the shell tests and the benchmark: an outbox filler that
 # plays real moves, and the fastest fake sendmail.
 check_PROGRAMS += tests/maildrive bench/fake_sendmail
-tests_maildrive_SOURCES = tests/maildrive.c cli/policy.c cli/policy.h
+tests_maildrive_SOURCES = tests/maildrive.c
 tests_maildrive_CFLAGS = $(STORE_TEST_CFLAGS) -I$(top_srcdir)/cgi \
-	-I$(top_srcdir)/mail -I$(top_srcdir)/cli
-tests_maildrive_LDADD = $(MAIL_LIBS) $(LIBM)
+	-I$(top_srcdir)/mail -I$(top_srcdir)/bots
+tests_maildrive_LDADD = bots/libbots.a $(MAIL_LIBS) $(LIBM)
 bench_fake_sendmail_SOURCES = bench/fake_sendmail.c
 # It stands for another program (a real sendmail is not built with our
 # sanitizers): without them its exit is as quick as a real one's, and

@@ -216,4 +216,60 @@ check "sim prints no total line" grep -q '^total: 10000 games, [0-9]* wins$' sim
 run sim --games 300 --players 4 --policy random --seed 7 --check
 expect_rc "sim --check" 0
 
+# ---- the search bot in sim and play (tiny budgets) -------------------------
+
+run sim --games 4 --players 2 --policy search --rollouts 20 --seed 5
+expect_rc "sim --policy search" 0
+check "sim search: no result line" \
+	grep -Eq '^players 2: 4 games, [0-9.]+% won' "$tmp/out"
+check "sim search: no margin and timing line" grep -Eq '^players 2: Leisure margin [-+][0-9.]+; [0-9]+ decisions with a choice: median [0-9.]+ ms, p99 [0-9.]+ ms; [0-9]+ rollouts/s$' "$tmp/out"
+# a budget in rollouts: the results depend on the seed only
+for j in 1 2; do
+	run sim --games 6 --players 3 --policy search --rollouts 16 --seed 9 --jobs $j
+	expect_rc "sim search --jobs $j" 0
+	grep '^players 3: 6 games' "$tmp/out" | sed 's/, [0-9]* games\/s$//' >"search$j"
+done
+check "sim search --jobs 1 and 2 disagree" cmp -s search1 search2
+check "sim search printed no result" [ -s search1 ]
+run sim --games 20 --players 3 --policy clairvoyant --seed 3
+expect_rc "sim --policy clairvoyant" 0
+run sim --games 2 --players 2 --policy search --think 2 --variant noprune --seed 1
+expect_rc "sim search --think --variant" 0
+run sim --games 10 --players 2 --policy greedy --seed 1 --detail
+expect_rc "sim --detail" 0
+check "sim --detail: no margin line" \
+	grep -Eq '^players 2: Leisure margin [-+][0-9.]+; [0-9]+ decisions' "$tmp/out"
+for args in "--policy greedy --rollouts 5" "--policy search --rollouts 0" \
+    "--policy search --think 5 --rollouts 5" "--policy search --variant x" \
+    "--policy clairvoyant --think 5" "--policy search --think"; do
+	# shellcheck disable=SC2086
+	run sim --games 1 --players 2 $args
+	expect_rc "sim $args" 2
+done
+
+# play: bots in every seat play a whole game without input, and its
+# record replays to the end; the same seed plays the same game
+for n in 1 2; do
+	run play --players 3 --seed 2a --bot 1 --bot 2=greedy --bot 3=random \
+		--rollouts 30 </dev/null
+	expect_rc "play with three bots ($n)" 0
+	sed -n '/^--- game record ---$/,$p' "$tmp/out" | sed 1d >"bots$n.rec"
+done
+check "the bots played another game from the same seed" cmp -s bots1.rec bots2.rec
+run replay bots1.rec
+expect_rc "the bots' record replays" 0
+check "the bots' game did not end" grep -Eq '"status": "(won|lost)"' "$tmp/out"
+# a person and a bot: the bot moves, the person is asked, input ends
+run play --players 2 --seed 7 --first 2 --bot 2 --rollouts 10 </dev/null
+expect_rc "play with a bot and a person" 0
+check "the bot did not move first" grep -q '^==== Round 1, seat 2 (a bot) ====$' "$tmp/out"
+check "the person was not asked" grep -q '^Seat 1, choose' "$tmp/out"
+check "the bot's hand was shown" sh -c "! grep -q 'Your hand (seat 2)' '$tmp/out'"
+for args in "--bot 4" "--bot 0" "--bot 1=smart" "--bot 1 --rollouts 0" \
+    "--players 2 --bot 3" "--bot x" "--think"; do
+	# shellcheck disable=SC2086
+	run play $args </dev/null
+	expect_rc "play $args" 2
+done
+
 finish

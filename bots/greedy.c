@@ -1,5 +1,6 @@
 /*
- * policy.c - bots for the simulator and the property tests.
+ * greedy.c - the fast policies: random, and the greedy crew (for the
+ * simulator, the property tests, and the search's rollouts).
  *
  * The greedy crew values a state by a rough chance of winning from it:
  * the leisure still needed against what the remaining rounds can bring
@@ -697,6 +698,25 @@ int policy_greedy(const bt_game *g, const bt_action *legal, int n,
 	if (g->effort >= g->target)
 		return choose_done(&c, &m, legal, n);
 	return choose_working(&c, &m, legal, n);
+}
+
+int policy_sweep_best(const bt_action *legal, int n, bt_card card)
+{
+	int best = -1;
+	long rank = 0;
+
+	for (int i = 0; i < n; i++) {
+		long r;
+		if (legal[i].verb != BT_SPECIAL || legal[i].card != card ||
+		    bt_card_get(card)->kind != BT_SENSOR_SWEEP)
+			continue;
+		r = sweep_rank(&legal[i]);
+		if (best < 0 || r > rank) {
+			best = i;
+			rank = r;
+		}
+	}
+	return best;
 }
 
 /* ---- by name --------------------------------------------------------------- */

@@ -1,5 +1,6 @@
 /*
- * policy.h - bots that choose one of the legal actions (for sim, tests).
+ * policy.h - the fast policies: they choose one of the legal actions at
+ * once (for sim, tests, and as the search's rollout policy, search.h).
  *
  * A policy gets the game, the list bt_legal() returned (n > 0) and a
  * PRNG state, and returns the index of its choice in 0..n-1.  The PRNG
@@ -42,6 +43,13 @@ int policy_random(const bt_game *g, const bt_action *legal, int n,
  */
 int policy_greedy(const bt_game *g, const bt_action *legal, int n,
                   uint64_t *rng);
+
+/*
+ * The Sensor Sweep of card among legal[0..n-1] whose order the greedy
+ * crew likes best (effort cards on top, biggest first, then the
+ * officers, smallest first); -1 if there is none.
+ */
+int policy_sweep_best(const bt_action *legal, int n, bt_card card);
 
 /* The policy named name ("random", "greedy"), or NULL. */
 policy_fn policy_by_name(const char *name);

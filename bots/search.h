@@ -1,0 +1,111 @@
+/*
+ * search.h - a crew mate that thinks, with only what its seat may know.
+ *
+ * The search bot is given the game and a seat, and at once reduces the
+ * game to that seat's observation (observe.h, built by the engine): the
+ * search itself never sees the game.  It then plays determinized Monte
+ * Carlo: it draws whole games that agree with the observation (other
+ * hands, deck orders and future shuffles at random).  Its shortlist is
+ * the actions the greedy crew (policy.h) takes in some of 16 drawn
+ * games, plus work and log; in each further drawn game it tries each of
+ * them and plays the game out with the greedy crew.  The same drawn
+ * games serve every action (common random numbers: the differences
+ * between actions are measured on the same deals), and actions that lose
+ * clearly more often than the best one are dropped along the way, so the
+ * budget goes to the close calls.  It picks the action that won most
+ * often, Leisure margin (final Leisure less the goal) breaking ties; when
+ * too few games tell the best apart from the crew's most frequent choice,
+ * it plays that one.
+ *
+ * Sensor Sweep is decided in two steps, as a player does: whether to
+ * play it, without seeing the cards (its order in each drawn game is the
+ * greedy crew's), then the order, with the top cards seen.
+ *
+ * Deterministic: the same game, seat, budget in rollouts and seed give
+ * the same action on every machine.  A budget in milliseconds depends on
+ * the machine's speed and load, so it is not.  The random numbers come
+ * from the bot's own generator (xoshiro256**), never the game's stream.
+ *
+ * Typical use (e.g. a worker that plays a bot seat):
+ *
+ *	bot *b = bot_new();
+ *	bot_budget budget = { BOT_DEFAULT_ROLLOUTS, 0, 0 };
+ *	bt_action a;
+ *	if (bot_search(b, &g, g.turn, &budget, seed, &a, NULL) == 0)
+ *		... a is one of bt_legal(&g) ...
+ *	bot_free(b);
+ */
+#ifndef BOT_SEARCH_H
+#define BOT_SEARCH_H
+
+#include <stdint.h>
+
+#include "game.h"
+#include "observe.h"
+
+enum {
+	/* Games played out per decision by default: a median decision of
+	 * about 25 ms on one core of the development machine.  More is
+	 * stronger and slower: 4000 doubles the time (bench/bots.sh). */
+	BOT_DEFAULT_ROLLOUTS = 2000,
+	BOT_MAX_ROLLOUTS = 10000000,
+	BOT_MAX_THINK_MS = 600000,
+	/* Bounds of one decision's search (memory is allocated once). */
+	BOT_MAX_CANDIDATES = 256,
+	BOT_MAX_WORLDS = 65536
+};
+
+/* Variants, for measuring what each part of the search is worth. */
+enum {
+	BOT_INDEPENDENT = 1,  /* a fresh drawn game per action and trial */
+	BOT_NO_PRUNE = 2,     /* never drop an action early */
+	BOT_ALL_ACTIONS = 4   /* weigh every legal action, no shortlist */
+};
+
+/* How much a bot may think about one decision. */
+typedef struct bot_budget {
+	int rollouts;     /* games played out (> 0); or 0: think_ms */
+	int think_ms;     /* wall-clock milliseconds, when rollouts is 0 */
+	unsigned flags;   /* BOT_INDEPENDENT, BOT_NO_PRUNE; normally 0 */
+} bot_budget;
+
+/* What one decision cost. */
+typedef struct bot_stats {
+	uint64_t rollouts;   /* games played out */
+	uint64_t worlds;     /* games drawn */
+	int candidates;      /* actions considered */
+} bot_stats;
+
+/* A bot's scratch memory: one per thread, reused across decisions. */
+typedef struct bot bot;
+
+/* A new bot, or NULL if out of memory. */
+bot *bot_new(void);
+void bot_free(bot *b);
+
+/*
+ * Chooses seat's action in g (seat must be g->turn, the game playing)
+ * from the seat's observation only, within budget, deterministically
+ * from seed.  *out is then one of bt_legal(g)'s actions.  st may be NULL.
+ * Returns 0, or -1 if it is not seat's turn, the budget is out of range
+ * or the observation is inconsistent.
+ */
+int bot_search(bot *b, const bt_game *g, int seat, const bot_budget *budget,
+               uint64_t seed, bt_action *out, bot_stats *st);
+
+/*
+ * The same search on the true state: every hand, the deck orders and the
+ * future shuffles are known, so each action needs one playout.  An upper
+ * bound for honest play, for the simulator only.  Returns 0 or -1.
+ */
+int bot_clairvoyant(bot *b, const bt_game *g, bt_action *out,
+                    bot_stats *st);
+
+/* The index of action a in legal[0..n-1], or -1. */
+int bot_action_index(const bt_action *legal, int n, const bt_action *a);
+
+/* The policy named name's budget-aware kind: 1 for "search", 2 for
+ * "clairvoyant", 0 for anything else. */
+int bot_kind_by_name(const char *name);
+
+#endif
