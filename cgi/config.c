@@ -58,6 +58,8 @@ static const struct {
 	  CONF_LIMIT_MAX },
 	{ "seat_mails_per_day", CONF_INT, offsetof(conf, seat_mails_per_day),
 	  0, 0, CONF_LIMIT_MAX },
+	{ "bot_rollouts", CONF_INT, offsetof(conf, bot_rollouts), 0, 1,
+	  CONF_ROLLOUTS_MAX },
 };
 
 enum { NKEYS = sizeof keys / sizeof keys[0], CONF_LINE_MAX = 2048 };
@@ -91,6 +93,7 @@ void conf_defaults(conf *c)
 	copy(c->create, sizeof c->create, "code");
 	c->games_per_hour = 10;
 	c->seat_mails_per_day = 3;
+	c->bot_rollouts = CONF_ROLLOUTS_DEFAULT;
 }
 
 /* Parses a decimal in [min, max]. */

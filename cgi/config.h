@@ -21,6 +21,8 @@
  *	invite_code = SECRET               (what create = code asks for)
  *	games_per_hour = 10                (per client address; 0: no limit)
  *	seat_mails_per_day = 3             (per recipient; 0: no limit)
+ *	bot_rollouts = 2000                (games a bot plays out to choose
+ *	                                   one move: the worker's)
  *
  * Every key has a default; conf_finish() checks the whole and derives the
  * path prefix of base_url.  Errors are one line for people, naming the
@@ -40,6 +42,8 @@ enum {
 	CONF_CODE_MIN = 8,        /* bytes of an invitation code, at least */
 	CONF_CODE_MAX = 128,
 	CONF_LIMIT_MAX = 100000,
+	CONF_ROLLOUTS_DEFAULT = 2000,  /* bots/search.h BOT_DEFAULT_ROLLOUTS */
+	CONF_ROLLOUTS_MAX = 1000000,
 	CONF_WHY_MAX = 1200       /* a comfortable size for `why` */
 };
 
@@ -62,6 +66,7 @@ typedef struct conf {
 	char invite_code[CONF_CODE_MAX + 1];  /* "" unless set */
 	int games_per_hour;                /* per client; 0: no limit */
 	int seat_mails_per_day;            /* per recipient; 0: no limit */
+	int bot_rollouts;                  /* per bot move */
 } conf;
 
 /* Fills c with the defaults (BT_DEFAULT_DB, BT_TEMPLATE_DIR...). */

@@ -16,7 +16,11 @@
 	/* home.html */ \
 	X(new_url) X(has_message) X(message) X(remind_hours) \
 	X(create_code) X(invite) \
+	X(has_standin) X(standin_text) X(can_standin) X(standin_url) \
+	X(standin_label) X(standin_rule) X(standin_opt) X(standin_value) \
+	X(standin_sel) X(standin_name) X(standin_days) X(has_standin_rule) \
 	X(more_open) X(more_seat) X(more_no) X(more_name) X(more_email) \
+	X(more_bot) X(seat_bot) \
 	X(more_minutes) \
 	X(first_opt) X(first_value) X(first_text) X(first_sel) \
 	X(seat) X(seat_no) X(seat_name) X(seat_email) X(seat_minutes) \

@@ -4,10 +4,12 @@
  * address, and shows every seat's link.  A refused form comes back
  * filled in, with the reason, as a 400.
  *
- * Fields: rows 1..6 of name1..name6, email1..email6 (optional) and
- * minutes1..minutes6; every row with a name is a player, in row order
- * (2 to 6 of them), empty rows are skipped, and a row with an email or
- * minutes but no name is refused rather than dropped.  A name loses its
+ * Fields: rows 1..6 of name1..name6, email1..email6 (optional),
+ * minutes1..minutes6 and bot1..bot6 (a checkbox: the search bot plays
+ * the seat; it needs no name, and may have no email); every row with a
+ * name or a bot is a player, in row order (2 to 6 of them), empty rows
+ * are skipped, and a row with an email or minutes but no name is
+ * refused rather than dropped.  A name loses its
  * control and invisible characters (talk_clean_name), and one that is
  * nothing else is refused.  first = a row
  * 1..6 | random | complaint (minutes: the fewest minutes since
@@ -47,7 +49,10 @@ enum {
 typedef struct new_game {
 	int players, first;
 	int64_t remind_hours;
+	const char *standin;              /* "off", "agree" or "days" */
+	int64_t standin_days;
 	int row[BT_MAX_PLAYERS];          /* each seat's row of the form */
+	int bot[BT_MAX_PLAYERS];          /* 1: the search bot plays it */
 	int seat_of_row[BT_MAX_PLAYERS];  /* 0: an empty row */
 	char name[BT_MAX_PLAYERS][BT_NAME_BYTES_MAX + 1];
 	char email[BT_MAX_PLAYERS][STORE_EMAIL_MAX + 1];
@@ -161,6 +166,7 @@ static const char *read_row(const form *f, int row, new_game *ng)
 {
 	char key[32], *name = ng->name[ng->players],
 	     *email = ng->email[ng->players];
+	int bot = row_has(f, "bot", row);
 	const char *why;
 
 	snprintf(key, sizeof key, "name%d", row);
@@ -169,7 +175,13 @@ static const char *read_row(const form *f, int row, new_game *ng)
 	snprintf(key, sizeof key, "email%d", row);
 	if (trimmed(f, key, email, sizeof ng->email[0]))
 		return "An email address is too long.";
-	if (!name[0]) {
+	if (bot && email[0]) {
+		snprintf(ng->why, sizeof ng->why, "Player %d is played by a "
+		         "bot, which gets no email: empty that email, or untick "
+		         "the bot.", row);
+		return ng->why;
+	}
+	if (!name[0] && !bot) {
 		email[0] = '\0';
 		if (!row_has(f, "email", row) && !row_has(f, "minutes", row))
 			return NULL;      /* an empty row: no player */
@@ -183,6 +195,7 @@ static const char *read_row(const form *f, int row, new_game *ng)
 		return "An email address must be a plain "
 		       "name@example.org that mail can go to.";
 	ng->row[ng->players] = row;
+	ng->bot[ng->players] = bot;
 	ng->seat_of_row[row - 1] = ++ng->players;
 	return NULL;
 }
@@ -259,6 +272,30 @@ static const char *read_first(const form *f, new_game *ng)
 	return NULL;
 }
 
+/* The stand-in rule: agree (the form's default), days with its days, or
+ * off; an older form without the field has none. */
+static const char *read_standin(const form *f, new_game *ng)
+{
+	const char *v = form_get(f, "standin");
+
+	ng->standin = "off";
+	ng->standin_days = 0;
+	if (!v || !v[0] || strcmp(v, "off") == 0)
+		return NULL;
+	if (strcmp(v, "agree") == 0) {
+		ng->standin = "agree";
+		return NULL;
+	}
+	if (strcmp(v, "days") != 0)
+		return "Choose what happens if a player stops playing.";
+	if (form_get_int(f, "standin_days", 1, STORE_STANDIN_DAYS_MAX,
+	                 &ng->standin_days))
+		return "A bot may stand in after 1 to 30 days without a move "
+		       "(a whole number).";
+	ng->standin = "days";
+	return NULL;
+}
+
 /* Reads the form into ng; NULL, or what is wrong with it for people. */
 static const char *decode(const form *f, new_game *ng)
 {
@@ -267,6 +304,8 @@ static const char *decode(const form *f, new_game *ng)
 	if ((why = read_rows(f, ng)) != NULL)
 		return why;
 	if ((why = remind_hours(f, &ng->remind_hours)) != NULL)
+		return why;
+	if ((why = read_standin(f, ng)) != NULL)
 		return why;
 	return read_first(f, ng);
 }
@@ -309,7 +348,10 @@ static web_err links(web *w, created *c)
 		         w->cf->base_url, g->id, tok);
 		snprintf(c->name[s - 1], sizeof c->name[0], "%s",
 		         describe_seat(g, s, n, sizeof n));
-		if (g->seats[s - 1].blocked)
+		if (g->seats[s - 1].bot[0])
+			snprintf(c->note[s - 1], sizeof c->note[0], "Played by "
+			         "the bot: it moves within seconds of its turn.");
+		else if (g->seats[s - 1].blocked)
 			snprintf(c->note[s - 1], sizeof c->note[0], "No email: "
 			         "%s asked this server for no email; pass the "
 			         "link on yourself.", g->seats[s - 1].email);
@@ -414,8 +456,11 @@ web_err page_create(web *w)
 	for (int s = 0; s < ng.players; s++) {
 		sn.names[s] = ng.name[s];
 		sn.emails[s] = ng.email[s];
+		sn.bots[s] = ng.bot[s] ? "search" : NULL;
 	}
 	sn.client = w->rq.client;
+	sn.standin = ng.standin;
+	sn.standin_days = (int)ng.standin_days;
 	sn.mail_fn = seat_mail;
 	sn.mail_ctx = &mail;
 	/* do it: the game and its emails, within the limits */

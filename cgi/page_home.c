@@ -24,6 +24,18 @@ static const struct {
 
 enum { NFIRSTS = sizeof firsts / sizeof firsts[0] };
 
+/* The stand-in rules a game may have (store_new_game.standin). */
+static const struct {
+	const char *value, *text;
+} standins[] = {
+	{ "agree", "A bot stands in after the last reminder, once the others "
+	  "ask" },
+	{ "days", "A bot stands in after the days below without a move" },
+	{ "off", "Nobody stands in: the game waits" },
+};
+
+enum { NSTANDINS = sizeof standins / sizeof standins[0] };
+
 typedef struct home_ctx {
 	const form *f;
 	const char *first;
@@ -45,7 +57,8 @@ static const char *field(home_ctx *h, const char *name, int seat)
 /* Something typed in row seat (more than blanks). */
 static int row_typed(home_ctx *h, int seat)
 {
-	static const char *const names[] = { "name", "email", "minutes" };
+	static const char *const names[] = { "name", "email", "minutes",
+	                                     "bot" };
 
 	for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
 		const char *v = field(h, names[n], seat);
@@ -74,6 +87,8 @@ static const char *home_row(void *ctx, int key, int i)
 	case K_more_name: return field(h, "name", more);
 	case K_more_email: return field(h, "email", more);
 	case K_more_minutes: return field(h, "minutes", more);
+	case K_seat_bot: return field(h, "bot", i + 1)[0] ? " checked" : "";
+	case K_more_bot: return field(h, "bot", more)[0] ? " checked" : "";
 	case K_first_value:
 		if (i < NFIRSTS)
 			return firsts[i].value;
@@ -84,6 +99,13 @@ static const char *home_row(void *ctx, int key, int i)
 			return firsts[i].text;
 		snprintf(h->text, sizeof h->text, "Player %d", i - NFIRSTS + 1);
 		return h->text;
+	case K_standin_value: return standins[i].value;
+	case K_standin_name: return standins[i].text;
+	case K_standin_sel: {
+		const char *sent = h->f ? form_get(h->f, "standin") : NULL;
+		return strcmp(sent ? sent : "agree", standins[i].value) == 0
+		       ? " selected" : "";
+	}
 	case K_first_sel:
 		home_row(ctx, K_first_value, i);
 		return strcmp(i < NFIRSTS ? firsts[i].value : h->num, h->first)
@@ -123,6 +145,9 @@ web_err home_render(web *w, int status, const form *filled,
 	vals_rows(&v, K_more_seat, BT_MAX_PLAYERS - HOME_ROWS_OPEN);
 	vals_show(&v, K_more_open, more_typed);
 	vals_rows(&v, K_first_opt, NFIRSTS + BT_MAX_PLAYERS);
+	vals_rows(&v, K_standin_opt, NSTANDINS);
+	vals_set(&v, K_standin_days, filled && form_get(filled, "standin_days")
+	         ? form_get(filled, "standin_days") : "3");
 	v.row = home_row;
 	v.ctx = &h;
 	d = vals_data(&v);

@@ -66,6 +66,10 @@ web_err page_join(web *w)
 	if (seat < 1 || seat > w->game.players ||
 	    gen != w->game.seats[seat - 1].token_gen)
 		return WEB_FORBIDDEN;
+	/* do it: the player is back; a bot standing in gives the seat up */
+	if (w->game.seats[seat - 1].standin_since &&
+	    store_standin_end(w->st, id, seat, &err) != STORE_OK)
+		return web_store_err(w, __func__, &err);
 	/* render: first away with an old-path cookie, if there may be one */
 	seat_cookie_name(id, name, sizeof name);
 	if (other_cookie(w, name, tok) && !form_get(&w->rq.query, "c")) {

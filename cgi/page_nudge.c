@@ -9,20 +9,10 @@
  * nudge less than a day ago), nudge_none (the seat to move gets no
  * email).  Nudging on one's own turn, or once the game is over, is a 409.
  */
-#include <limits.h>
 #include <stdio.h>
 
 #include "compose.h"
 #include "web.h"
-
-/* A 303 to the table with notice m. */
-static web_err back_to(web *w, const char *m)
-{
-	char to[STORE_ID_LEN + 32];
-
-	snprintf(to, sizeof to, "g/%s?m=%s", w->game.id, m);
-	return resp_redirect(w, to);
-}
 
 static web_err refuse(web *w, const char *why)
 {
@@ -44,14 +34,14 @@ static web_err send(web *w, int seat, int seq)
 		return WEB_INTERNAL;
 	}
 	if (n == 0)
-		return back_to(w, "nudge_none");
+		return seat_back_to_table(w, "nudge_none");
 	switch (store_nudge(w->st, w->game.id, seq, seat, &m, &err)) {
 	case STORE_OK:
-		return back_to(w, "nudged");
+		return seat_back_to_table(w, "nudged");
 	case STORE_LIMITED:
-		return back_to(w, "nudge_again");
+		return seat_back_to_table(w, "nudge_again");
 	case STORE_CONFLICT:
-		return back_to(w, "stale");
+		return seat_back_to_table(w, "stale");
 	case STORE_INVALID:
 		return refuse(w, err.why);
 	default:
@@ -61,26 +51,22 @@ static web_err send(web *w, int seat, int seq)
 
 web_err page_nudge(web *w)
 {
-	int64_t seq;
 	web_err e;
-	int seat;
+	int seat, seq;
 
 	/* guard */
 	if ((e = seat_form_guard(w, "", &seat)))
 		return e;
 	/* inputs */
-	if (form_get_int(&w->rq.body, "seq", 0, INT_MAX, &seq)) {
-		snprintf(w->why, sizeof w->why, "The form did not say which "
-		         "state it was sent from.");
-		return WEB_BAD_REQUEST;
-	}
+	if ((e = seat_form_seq(w, &seq)))
+		return e;
 	if (seq != w->game.seq)
-		return back_to(w, "stale");
+		return seat_back_to_table(w, "stale");
 	if (w->game.state.status != BT_PLAYING)
 		return refuse(w, "The game is over: there is nobody to nudge.");
 	if (w->game.state.turn == seat)
 		return refuse(w, "It is your own turn: there is nobody to "
 		              "nudge.");
 	/* do it */
-	return send(w, seat, (int)seq);
+	return send(w, seat, seq);
 }

@@ -6,7 +6,8 @@
  *
  * Query: at=N, the table as it was after move N (0..the moves so far),
  * read-only, from this seat's point of view (the history page links
- * there); m=stale | illegal | nudged | nudge_again | nudge_none | slow,
+ * there); m=stale | illegal | nudged | nudge_again | nudge_none | slow
+ * | standin_asked | standin_started,
  * a short notice after a form (page_act, page_nudge and page_say
  * redirect here with it).
  */
@@ -34,6 +35,10 @@ static const struct {
 	  "address for them, or their emails are off.", 1 },
 	{ "slow", "warn", "Slow down: at most 5 messages a minute. Wait a "
 	  "moment, then say it again.", "", 0 },
+	{ "standin_asked", "", "You asked for a bot to stand in for ", ": it "
+	  "will once everyone else at the table has asked too.", 1 },
+	{ "standin_started", "", "A bot now stands in for ", ", who has been "
+	  "told by email: it will move within moments.", 1 },
 };
 
 enum { SEEN_EVERY = 60 };      /* seconds between store_touch writes */

@@ -6,6 +6,7 @@
  * current one (revoking a seat bumps the generation).  The seat comes
  * from nowhere else: never from a form field.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -60,5 +61,26 @@ web_err seat_form_guard(web *w, const char *back, int *seat)
 	               w->game.seats[*seat - 1].token_gen,
 	               form_get(&w->rq.body, "csrf")) != TOKEN_OK)
 		return WEB_BAD_FORM;
+	return WEB_OK;
+}
+
+web_err seat_back_to_table(web *w, const char *m)
+{
+	char to[STORE_ID_LEN + 48];
+
+	snprintf(to, sizeof to, "g/%s?m=%s", w->game.id, m);
+	return resp_redirect(w, to);
+}
+
+web_err seat_form_seq(web *w, int *seq)
+{
+	int64_t v;
+
+	if (form_get_int(&w->rq.body, "seq", 0, INT_MAX, &v)) {
+		snprintf(w->why, sizeof w->why, "The form did not say which "
+		         "state it was sent from.");
+		return WEB_BAD_REQUEST;
+	}
+	*seq = (int)v;
 	return WEB_OK;
 }

@@ -18,6 +18,8 @@ static struct {
 	char again_url[WEB_URL_MAX], share_url[WEB_URL_MAX];
 	char history_url[WEB_URL_MAX], settings_url[WEB_URL_MAX];
 	char games_url[WEB_URL_MAX], record_url[WEB_URL_MAX];
+	char standin_url[WEB_URL_MAX], standin_label[96], standin_text[256];
+	char standin_rule[160];
 } L;
 
 /* Writes PREFIX g/ID/page into buf. */
@@ -84,6 +86,57 @@ static void nudge(web *w, const table_view *tv, vals *v)
 	vals_set(v, K_nudge_note, L.nudge_note);
 }
 
+/* The game's stand-in rule in words, or "" if off. */
+static void standin_rule(const store_game *g)
+{
+	L.standin_rule[0] = '\0';
+	if (strcmp(g->standin, "agree") == 0)
+		snprintf(L.standin_rule, sizeof L.standin_rule, "If a player "
+		         "stops playing, a bot can stand in after their last "
+		         "reminder, once everyone else asks.");
+	else if (strcmp(g->standin, "days") == 0)
+		snprintf(L.standin_rule, sizeof L.standin_rule, "If a player "
+		         "stops playing, a bot stands in after %d day%s without "
+		         "a move.", g->standin_days, g->standin_days == 1 ? ""
+		         : "s");
+}
+
+/* Who a bot stands in for, and the ask for one: for the seat to move. */
+static void standin(web *w, const table_view *tv, vals *v)
+{
+	const store_game *g = &w->game;
+	int t = g->state.turn;
+	char buf[48];
+
+	standin_rule(g);
+	vals_show(v, K_has_standin_rule, L.standin_rule[0] != '\0');
+	vals_set(v, K_standin_rule, L.standin_rule);
+	if (g->state.status != BT_PLAYING || t < 1)
+		return;
+	const char *name = describe_seat(g, t, buf, sizeof buf);
+	const store_seat *p = &g->seats[t - 1];
+	if (p->standin_since) {
+		snprintf(L.standin_text, sizeof L.standin_text, "A bot stands "
+		         "in for %s, who has been away; one click on %s's link "
+		         "gives the seat back.", name, name);
+		vals_show(v, K_has_standin, 1);
+		vals_set(v, K_standin_text, L.standin_text);
+		return;
+	}
+	if (!TABLE_LIVE(tv) || tv->seat == t || p->bot[0] ||
+	    g->seats[tv->seat - 1].bot[0] || strcmp(g->standin, "agree") ||
+	    g->reminders < 2)
+		return;
+	game_url(w, "standin", L.standin_url, sizeof L.standin_url);
+	snprintf(L.standin_label, sizeof L.standin_label, "%s for %s",
+	         g->seats[tv->seat - 1].standin_ask == g->turn_since
+	         ? "You asked for a bot to stand in" : "Ask a bot to stand in",
+	         name);
+	vals_show(v, K_can_standin, 1);
+	vals_set(v, K_standin_url, L.standin_url);
+	vals_set(v, K_standin_label, L.standin_label);
+}
+
 /* Once over: the record, and a new game with the same seats. */
 static void over(web *w, const table_view *tv, vals *v)
 {
@@ -143,6 +196,7 @@ web_err table_life(web *w, const table_view *tv, const forms *f, vals *v)
 		vals_set(v, K_seq, f->seq);
 	}
 	nudge(w, tv, v);
+	standin(w, tv, v);
 	over(w, tv, v);
 	if (tv->seat > 0)
 		links(w, v);

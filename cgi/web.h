@@ -96,6 +96,7 @@ page_fn page_feed;      /* GET  PREFIX g/ID/feed?s=N&k=KEY */
 page_fn page_history;   /* GET  PREFIX g/ID/history     */
 page_fn page_say;       /* POST PREFIX g/ID/say         */
 page_fn page_nudge;     /* POST PREFIX g/ID/nudge       */
+page_fn page_standin;   /* POST PREFIX g/ID/standin     */
 page_fn page_again;     /* POST PREFIX g/ID/again       */
 page_fn page_watch;     /* GET  PREFIX g/ID/watch?k=KEY */
 page_fn page_rules;     /* GET  PREFIX rules            */
@@ -166,6 +167,14 @@ int seat_cookie(const web *w, int *seat, int64_t *gen);
  * token (WEB_BAD_FORM without the seat's own).  An error page's "back"
  * link goes to g/ID followed by back ("" or e.g. "#talk"; short). */
 web_err seat_form_guard(web *w, const char *back, int *seat);
+
+/* A 303 back to the table of w->game with notice m (page_table.c's
+ * ?m=: stale, nudged, ...). */
+web_err seat_back_to_table(web *w, const char *m);
+
+/* The form's seq (the state it was chosen in) into *seq; else
+ * WEB_BAD_REQUEST with why. */
+web_err seat_form_seq(web *w, int *seq);
 
 /* Writes the cookie name for game id ("bt_ID") into name (cap >= 32). */
 void seat_cookie_name(const char *id, char *name, size_t cap);

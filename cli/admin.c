@@ -175,6 +175,19 @@ static const char *set_email(job *j, const char *val)
 	return NULL;
 }
 
+/* --bot SEAT: the search bot plays that seat (the worker moves for it). */
+static const char *set_bot(job *j, const char *val)
+{
+	int seat = parse_seat(val);
+
+	if (seat == 0)
+		return " must be a seat from 1 to 6";
+	if (j->ng.bots[seat - 1])
+		return " names a seat twice";
+	j->ng.bots[seat - 1] = "search";
+	return NULL;
+}
+
 static const char *set_options(job *j, const char *val)
 {
 	if (j->ng.options != NULL)
@@ -224,6 +237,7 @@ static const opt create_opts[] = {
 	{ "--seed", 1, set_seed },
 	{ "--name", 1, set_name },
 	{ "--email", 1, set_email },
+	{ "--bot", 1, set_bot },
 	{ "--options", 1, set_options },
 	{ NULL, 0, NULL }
 };
@@ -266,6 +280,12 @@ static int check_create(job *j)
 		return too_many(j, j->nnames, "names", j->ng.players);
 	if (j->nemails > j->ng.players)
 		return too_many(j, j->nemails, "emails", j->ng.players);
+	for (int s = j->ng.players; s < BT_MAX_PLAYERS; s++)
+		if (j->ng.bots[s]) {
+			fprintf(stderr, "buffertime admin create: --bot %d: the "
+			        "game has %d seats\n", s + 1, j->ng.players);
+			return 2;
+		}
 	/* As "buffertime new": no --first means a seat drawn at random. */
 	if (j->ng.first == 0)
 		j->ng.first = (int)randombytes_uniform((uint32_t)j->ng.players)
@@ -499,7 +519,8 @@ static int run_link(store *s, job *j)
 /* The commands, as cli/main.c's table: adding one is one entry. */
 static const command commands[] = {
 	{ "create", "create --players N [--first K] [--seed HEX]"
-	            " [--name NAME]... [--email ADDR]... [--options TEXT]",
+	            " [--name NAME]... [--email ADDR]... [--bot SEAT]..."
+	            " [--options TEXT]",
 	  create_opts, { NULL, NULL }, check_create, run_create },
 	{ "list", "list", no_opts, { NULL, NULL }, NULL, run_list },
 	{ "show", "show GAME [--seat N]", show_opts, { "GAME", NULL },

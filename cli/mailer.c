@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "../cgi/config.h"   /* not autoconf's config.h, found first */
+#include "botturn.h"
 #include "cli.h"
 #include "courier.h"
 #include "mailer.h"
@@ -36,9 +37,12 @@ static const char usage[] =
 	"usage: buffertime mailer [--config FILE] [--db FILE] [--key-file FILE]\n"
 	"                         [--base-url URL] [--mail-from ADDR]\n"
 	"                         [--sendmail CMD] [--mail-dir DIR]\n"
-	"                         [--timeout SECS] [--poll SECS] [--once]\n"
-	"Sends the queued emails: through CMD (default /usr/sbin/sendmail -t"
-	" -i,\nsplit on blanks, no shell), or as one file per message in DIR."
+	"                         [--timeout SECS] [--poll SECS]\n"
+	"                         [--bot-rollouts N] [--once]\n"
+	"Plays the bot seats' turns (the search bot, N games played out a"
+	" move),\nthen sends the queued emails: through CMD (default"
+	" /usr/sbin/sendmail -t -i,\nsplit on blanks, no shell), or as one"
+	" file per message in DIR."
 	"\n--once: one round, then exit (0, or 1 if an email failed); else"
 	" a look\nevery --poll seconds until SIGTERM.  The settings file is "
 	"buffertime.fcgi's\n(keys sendmail, mail_dir, mail_timeout, mail_poll,"
@@ -53,6 +57,7 @@ static const struct {
 	{ "--base-url", "base_url" }, { "--mail-from", "mail_from" },
 	{ "--sendmail", "sendmail" }, { "--mail-dir", "mail_dir" },
 	{ "--timeout", "mail_timeout" }, { "--poll", "mail_poll" },
+	{ "--bot-rollouts", "bot_rollouts" },
 };
 
 enum { NFLAGS = sizeof flags / sizeof flags[0], KEY_TRIES = 3 };
@@ -162,9 +167,36 @@ static int load_keys(const conf *c, token_keys *k)
 	return 1;
 }
 
-/* Runs the mailer on the open store s. */
+_Static_assert((int)CONF_ROLLOUTS_DEFAULT == (int)BOT_DEFAULT_ROLLOUTS &&
+               (int)CONF_ROLLOUTS_MAX <= (int)BOT_MAX_ROLLOUTS,
+               "the settings' bot budget is the bot's");
+
+/* The mailer's "also": the bot turns due, before the emails. */
+static void bot_turns(void *ctx)
+{
+	botturn *t = ctx;
+	store_error e;
+	int moved;
+
+	if (botturn_round(t, &moved, &e) != STORE_OK)
+		fprintf(stderr, "buffertime worker: %s: %s\n",
+		        store_rc_name(e.rc), e.why);
+	else if (moved > 0)
+		fprintf(stderr, "buffertime worker: %d bot move%s\n", moved,
+		        moved == 1 ? "" : "s");
+}
+
+/* Runs the mailer, and the bot turns, on the open store s. */
 static int run(const conf *c, store *s, const token_keys *k, int once)
 {
+	botturn t = {
+		.st = s,
+		.db = c->db,
+		.compose = { s, k, c->base_url },
+		.budget = { c->bot_rollouts, 0, 0 },
+		.log = stderr,
+		.lock_fd = -1,
+	};
 	mailer m = {
 		.st = s,
 		.db = c->db,
@@ -184,10 +216,14 @@ static int run(const conf *c, store *s, const token_keys *k, int once)
 	char why[CONF_PATH_MAX + 128];
 	int rc;
 
-	if (mailer_open(&m, why, sizeof why) != 0) {
+	if (mailer_open(&m, why, sizeof why) != 0 ||
+	    botturn_open(&t, why, sizeof why) != 0) {
 		fprintf(stderr, "buffertime mailer: %s\n", why);
+		mailer_close(&m);
 		return 1;
 	}
+	m.also = bot_turns;
+	m.also_ctx = &t;
 	mailer_signals();
 	if (!once) {
 		rc = mailer_daemon(&m);
@@ -200,6 +236,7 @@ static int run(const conf *c, store *s, const token_keys *k, int once)
 		mailer_report(&m, &counts);
 		rc = counts.failed > 0;
 	}
+	botturn_close(&t);
 	mailer_close(&m);
 	return rc;
 }

@@ -22,6 +22,8 @@ static const struct {
 	                      "|revoke|backup|check|mail ..." },
 	{ "mailer", cmd_mailer, "mailer [--config FILE] [--db FILE] [--once]"
 	                        " ... (mailer --help)" },
+	{ "worker", cmd_mailer, "worker ...: the mailer, by the name of what"
+	                        " it does too (bot turns)" },
 };
 
 static int usage(FILE *to)

@@ -18,20 +18,22 @@ static const char *const sql_text[SQL__MAX] = {
 		" VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?8, ?11,"
 		" ?12, ?2, ?13)",
 	[SQL_SEAT_INSERT] =
-		"INSERT INTO seats (game, seat, name, email)"
-		" VALUES (?1, ?2, ?3, ?4)",
-	[SQL_ACTION_INSERT] =
-		"INSERT INTO actions (game, seq, seat, line, created)"
+		"INSERT INTO seats (game, seat, name, email, bot)"
 		" VALUES (?1, ?2, ?3, ?4, ?5)",
+	[SQL_ACTION_INSERT] =
+		"INSERT INTO actions (game, seq, seat, line, created, made_by)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[SQL_GAME_GET] =
 		"SELECT created, players, first_seat, seed, header, options,"
 		" seq, snapshot, snapshot_seq, snapshot_format, sweep_seq,"
 		" sweep_seat, sweep_card, updated, turn_seat, turn_since,"
-		" reminders, reminder_secs, rematch FROM games WHERE id = ?1",
+		" reminders, reminder_secs, rematch, standin, standin_days"
+		" FROM games WHERE id = ?1",
 	[SQL_SEATS_GET] =
 		"SELECT seat, name, email, token_gen, last_seen, notify,"
 		" digest_sent, nudged, EXISTS (SELECT 1 FROM blocked AS b"
-		" WHERE b.address = address_key(seats.email)) FROM seats"
+		" WHERE b.address = address_key(seats.email)), bot,"
+		" standin_since, standin_ask FROM seats"
 		" WHERE game = ?1 ORDER BY seat",
 	[SQL_ACTIONS_GET] =
 		"SELECT seq, seat, line FROM actions WHERE game = ?1"
@@ -168,6 +170,43 @@ static const char *const sql_text[SQL__MAX] = {
 		"INSERT INTO limit_events (kind, subject, at) VALUES (?1, ?2, ?3)",
 	[SQL_LIMIT_PRUNE] =
 		"DELETE FROM limit_events WHERE at <= ?1",
+	/* store_jobs.c */
+	[SQL_JOB_QUEUE] =
+		"INSERT INTO jobs (kind, game, seq, seat, created, due)"
+		" VALUES ('move', ?1, ?2, ?3, ?4, ?4)"
+		" ON CONFLICT (kind, game, seq) DO NOTHING",
+	[SQL_JOB_CLAIM] =
+		"UPDATE jobs SET due = ?1 + ?2, attempts = attempts + 1"
+		" WHERE id = (SELECT id FROM jobs WHERE done IS NULL"
+		" AND due <= ?1 ORDER BY due, id LIMIT 1)"
+		" RETURNING id, kind, game, seq, seat, attempts",
+	[SQL_JOB_DONE] =
+		"UPDATE jobs SET done = ?2, outcome = ?3 WHERE id = ?1",
+	[SQL_JOB_RECLAIM] =
+		"UPDATE jobs SET due = ?1 WHERE done IS NULL AND due > ?1",
+	[SQL_JOB_NEXT] =
+		"SELECT min(due) FROM jobs WHERE done IS NULL",
+	[SQL_JOB_LIST] =
+		"SELECT id, kind, game, seq, seat, created, due, attempts,"
+		" coalesce(done, 0), outcome FROM jobs"
+		" WHERE ?1 OR done IS NULL ORDER BY id",
+	/* store_standin.c */
+	[SQL_STANDIN_RULE] =
+		"UPDATE games SET standin = ?2, standin_days = ?3 WHERE id = ?1",
+	[SQL_STANDIN_SET] =
+		"UPDATE seats SET standin_since = ?3 WHERE game = ?1 AND seat = ?2",
+	[SQL_STANDIN_ASK] =
+		"UPDATE seats SET standin_ask = ?3 WHERE game = ?1 AND seat = ?2",
+	[SQL_STANDIN_DUE] =
+		"SELECT g.id FROM games AS g JOIN seats AS s"
+		" ON s.game = g.id AND s.seat = g.turn_seat"
+		" WHERE g.status = 'playing' AND g.standin = 'days'"
+		" AND s.bot = '' AND s.standin_since = 0"
+		" AND g.turn_since + g.standin_days * 86400 <= ?1"
+		" ORDER BY g.turn_since, g.id LIMIT ?2",
+	[SQL_MADE_BY] =
+		"SELECT seq, made_by FROM actions WHERE game = ?1"
+		" AND made_by <> '' ORDER BY seq",
 };
 
 store_rc store_fail(store_error *err, store_rc rc, const char *fmt, ...)

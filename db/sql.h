@@ -63,6 +63,18 @@ enum sql_stmt {
 	SQL_LIMIT_NTH,
 	SQL_LIMIT_ADD,
 	SQL_LIMIT_PRUNE,
+	/* store_jobs.c */
+	SQL_JOB_QUEUE,
+	SQL_JOB_CLAIM,
+	SQL_JOB_DONE,
+	SQL_JOB_RECLAIM,
+	SQL_JOB_NEXT,
+	SQL_JOB_LIST,
+	SQL_STANDIN_RULE,
+	SQL_STANDIN_SET,
+	SQL_STANDIN_ASK,
+	SQL_STANDIN_DUE,
+	SQL_MADE_BY,
 	/* store_block.c */
 	SQL_BLOCK_ADD,
 	SQL_BLOCK_DROP_QUEUED,
@@ -164,9 +176,25 @@ void sql_limited_why(store_error *err, const char *fmt, ...)
 store_rc sql_seat_mail_allowed(store *s, const store_mail *m,
                                store_error *err);
 
-/* Stores one record line of game id (store_games.c). */
+/* Stores one record line of game id, chosen by made_by ("" a person;
+ * store_games.c). */
 store_rc sql_insert_line(store *s, const char *id, int seq, int seat,
-                         const char *line, store_error *err);
+                         const char *line, const char *made_by,
+                         store_error *err);
+
+/* The bot that plays seat p now: its own, or the stand-in's while its
+ * player is away; "" for a person (store_standin.c). */
+const char *sql_seat_bot(const store_seat *p);
+
+/* Sets seat's standin_since (0: the stand-in ends; store_standin.c). */
+store_rc sql_standin_set(store *s, const char *id, int seat, int64_t since,
+                         store_error *err);
+
+/* Queues the turn of state's seat to move as a job if bot (its seat's
+ * bot, may be "") is one: the game then has seq lines (store_jobs.c). */
+store_rc sql_queue_bot_turn(store *s, const char *id, const char *bot,
+                            const bt_game *state, int seq,
+                            store_error *err);
 
 /* Registers address_key(text) (store_address_key; NULL if not an
  * address) on db, before any statement that uses it is prepared

@@ -82,6 +82,12 @@ typedef struct store_seat {
 	store_notify notify;
 	int64_t digest_sent;                /* last digest queued, 0: never */
 	int64_t nudged;                     /* last nudge this seat sent */
+	char bot[16];                       /* the bot that plays it, or ""
+	                                     * (store_bot_ok) */
+	int64_t standin_since;              /* a bot stands in for its
+	                                     * absent player since (0: no) */
+	int64_t standin_ask;                /* its ask for a stand-in, for
+	                                     * the turn of this turn_since */
 	int blocked;                        /* 1: it has an email, and that
 	                                     * address asked for none from
 	                                     * this server (store_block_add) */
@@ -104,6 +110,9 @@ typedef struct store_game {
 	int reminders;                      /* sent for this turn: 0..2 */
 	int64_t reminder_secs;              /* the game's reminder interval */
 	char rematch[STORE_ID_LEN + 1];     /* "play again" game, or "" */
+	char standin[8];                    /* the stand-in rule: "off",
+	                                     * "agree" or "days" */
+	int standin_days;                   /* for "days" */
 	store_seat seats[BT_MAX_PLAYERS];
 	bt_game state;                      /* after every stored line */
 } store_game;
@@ -159,6 +168,9 @@ typedef struct store_new_game {
 	const char *options;
 	int64_t reminder_secs;   /* 0: STORE_REMIND_DEFAULT */
 	const char *client;
+	const char *bots[BT_MAX_PLAYERS];   /* NULL or "": a person */
+	const char *standin;                /* NULL or "off", "agree", "days" */
+	int standin_days;                   /* 1..30, for "days" */
 	store_seat_mail_fn mail_fn;
 	void *mail_ctx;
 } store_new_game;
@@ -556,6 +568,98 @@ store_rc store_limit_take(store *s, store_limit_kind kind,
 store_rc store_limit_peek(store *s, store_limit_kind kind,
                           const char *subject, int max, int64_t window,
                           store_error *err);
+
+/* ---- bots, and the worker's jobs (store_jobs.c) ---------------------- */
+
+enum {
+	STORE_JOB_LEASE = 60,     /* seconds a claimed job is the worker's */
+	STORE_JOB_ATTEMPTS = 5    /* claims before a job is given up */
+};
+
+/* 1 if name is a bot a seat may be played by ("search"), 0 if not;
+ * "" (a person) is not a bot. */
+int store_bot_ok(const char *name);
+
+/*
+ * A bot's turn, queued in the transaction of whatever gave it the turn
+ * (a new game, a move, a rematch): the move of seat when the game has
+ * seq lines.  A worker claims it, chooses the move and appends it with
+ * store_append_as at expected_seq = seq, so a job done twice (a worker
+ * killed after the move, before marking the job) is refused the second
+ * time as a conflict, never played twice.
+ */
+typedef struct store_job {
+	int64_t id;
+	char kind[8];                       /* "move" */
+	char game[STORE_ID_LEN + 1];
+	int seq, seat, attempts;
+	int64_t created, due, done;         /* done 0: still to do */
+	char outcome[64];
+} store_job;
+
+/* Claims the oldest job due at now: counts the attempt and moves its due
+ * time on by lease seconds (committed before it returns), so a worker
+ * that dies leaves it to be claimed again.  STORE_NOT_FOUND if none. */
+store_rc store_job_claim(store *s, int64_t now, int lease, store_job *out,
+                         store_error *err);
+
+/* Makes every unfinished job due at now: for a worker that knows no
+ * other runs (so any claim is a dead worker's). */
+store_rc store_job_reclaim(store *s, int64_t now, store_error *err);
+
+/* Job id is done: outcome says how ("moved", "stale", "failed: ..."). */
+store_rc store_job_done(store *s, int64_t id, const char *outcome,
+                        store_error *err);
+
+/* The earliest due time of a job to do, or -1 if there is none. */
+int64_t store_job_next_due(store *s);
+
+/* Calls fn for the jobs to do (all: every job), oldest first. */
+store_rc store_job_list(store *s, int all,
+                        int (*fn)(void *ctx, const store_job *j), void *ctx,
+                        store_error *err);
+
+/* store_append, the line marked as chosen by made_by: "" (the seat's
+ * player), "bot" or "stand-in". */
+store_rc store_append_as(store *s, const char *id, int expected_seq,
+                         const bt_action *a, const char *made_by,
+                         store_mail_fn mail_fn, void *ctx,
+                         store_game *after, store_error *err);
+
+/* Who chose each line of game id: by[seq] is 'b' (a bot), 's' (a
+ * stand-in) or 0 (the seat's player), for seq < cap (by is zeroed
+ * first). */
+store_rc store_made_by(store *s, const char *id, char *by, int cap,
+                       store_error *err);
+
+/* ---- stand-ins for absent players (store_standin.c) ------------------ */
+
+enum { STORE_STANDIN_DAYS_MAX = 30 };
+
+/*
+ * Seat asker asks the table for a stand-in for the seat to move, in a
+ * game whose rule is "agree", once that seat has had its turn's last
+ * reminder (at expected_seq).  When every other person at the table (not
+ * a bot) has asked for this turn, the stand-in starts: the bot plays
+ * that seat's turns, beginning with this one (a job), and fn (may be
+ * NULL) composes the email telling the absent player, queued in the
+ * same transaction.  *started (may be NULL) is 1 then.  STORE_INVALID,
+ * with why in words, if the rule or the moment does not allow it.
+ */
+store_rc store_standin_ask(store *s, const char *id, int expected_seq,
+                           int asker, store_seat_mail_fn fn, void *ctx,
+                           int *started, store_error *err);
+
+/* The "days" rule, for the worker's round: every game whose seat to move
+ * has had the turn its standin_days gets its stand-in, as above; *n (may
+ * be NULL) counts them. */
+store_rc store_queue_standins(store *s, int64_t now, store_seat_mail_fn fn,
+                              void *ctx, int *n, store_error *err);
+
+/* Seat's player is back (its link opened): the stand-in ends.  Nothing
+ * to do is STORE_OK too. */
+store_rc store_standin_end(store *s, const char *id, int seat,
+                           store_error *err);
 
 /* Text for a return code ("conflict"). */
 const char *store_rc_name(store_rc rc);

@@ -72,18 +72,22 @@ static store_rc insert_game(store *s, const char *id, const bt_record *rec,
 	                         : store_sqlite_fail(s, rc, "saving the game", err);
 }
 
+/* The seats, with their emails and bots (either may be NULL). */
 static store_rc insert_seats(store *s, const char *id, const bt_record *rec,
                              const char *const emails[BT_MAX_PLAYERS],
+                             const char *const bots[BT_MAX_PLAYERS],
                              store_error *err)
 {
 	for (int seat = 1; seat <= rec->players; seat++) {
 		sqlite3_stmt *st = sql_get(s, SQL_SEAT_INSERT);
 		const char *email = emails && emails[seat - 1] ?
 		                    emails[seat - 1] : "";
+		const char *bot = bots && bots[seat - 1] ? bots[seat - 1] : "";
 		sql_bind_text(st, 1, id, -1);
 		sqlite3_bind_int(st, 2, seat);
 		sql_bind_text(st, 3, rec->name[seat - 1], -1);
 		sql_bind_text(st, 4, email, -1);
+		sql_bind_text(st, 5, bot, -1);
 		int rc = sql_run(s, SQL_SEAT_INSERT);
 		if (rc != SQLITE_DONE)
 			return store_sqlite_fail(s, rc, "saving a seat", err);
@@ -127,6 +131,20 @@ static store_rc check_emails(const char *const emails[BT_MAX_PLAYERS],
 }
 
 /* Header, names and options of ng into rec, all checked. */
+/* A bot seat's name says so wherever it is shown (tables, histories,
+ * emails, records): "NAME (bot)", or "Bot (bot)" without a name; a name
+ * that says so already (a rematch's) is kept. */
+static const char *as_bot(const char *name, char *buf, size_t cap)
+{
+	static const char mark[] = " (bot)";
+	size_t n = name ? strlen(name) : 0, m = sizeof mark - 1;
+
+	if (n >= m && strcmp(name + n - m, mark) == 0)
+		return name;
+	snprintf(buf, cap, "%s%s", n ? name : "Bot", mark);
+	return buf;
+}
+
 static store_rc new_record(const store_new_game *ng, bt_record *rec,
                            store_error *err)
 {
@@ -143,12 +161,16 @@ static store_rc new_record(const store_new_game *ng, bt_record *rec,
 	if (bt_record_init(rec, ng->players, ng->first, seed, strlen(seed),
 	                   &gerr))
 		return store_fail(err, STORE_INVALID, "%s", gerr.why);
-	for (int i = 0; i < ng->players; i++)
-		if (ng->names[i] && ng->names[i][0] &&
-		    bt_record_name(rec, i + 1, ng->names[i],
-		                   strlen(ng->names[i]), &gerr))
+	for (int i = 0; i < ng->players; i++) {
+		char bot_name[BT_NAME_BYTES_MAX + 8];
+		const char *name = ng->names[i];
+		if (ng->bots[i] && ng->bots[i][0])
+			name = as_bot(name, bot_name, sizeof bot_name);
+		if (name && name[0] &&
+		    bt_record_name(rec, i + 1, name, strlen(name), &gerr))
 			return store_fail(err, STORE_INVALID, "seat %d: %s",
 			                  i + 1, gerr.why);
+	}
 	if (ng->options && strlen(ng->options) > STORE_OPTIONS_MAX)
 		return store_fail(err, STORE_INVALID, "options over %d bytes",
 		                  STORE_OPTIONS_MAX);
@@ -156,7 +178,38 @@ static store_rc new_record(const store_new_game *ng, bt_record *rec,
 	                          ng->reminder_secs > STORE_REMIND_MAX))
 		return store_fail(err, STORE_INVALID, "a reminder interval "
 		                  "must be from 1 hour to 30 days");
+	if (ng->standin && strcmp(ng->standin, "off") &&
+	    strcmp(ng->standin, "agree") &&
+	    (strcmp(ng->standin, "days") || ng->standin_days < 1 ||
+	     ng->standin_days > STORE_STANDIN_DAYS_MAX))
+		return store_fail(err, STORE_INVALID, "a stand-in rule is off, "
+		                  "agree, or days with 1 to %d days",
+		                  STORE_STANDIN_DAYS_MAX);
+	for (int i = 0; i < ng->players; i++)
+		if (ng->bots[i] && ng->bots[i][0] &&
+		    (!store_bot_ok(ng->bots[i]) ||
+		     (ng->emails[i] && ng->emails[i][0])))
+			return store_fail(err, STORE_INVALID, "seat %d: %s", i + 1,
+			                  store_bot_ok(ng->bots[i])
+			                  ? "a bot seat has no email address"
+			                  : "there is no such bot");
 	return check_emails(ng->emails, ng->players, err);
+}
+
+/* The game's stand-in rule, unless off (the column's default). */
+static store_rc standin_rule(store *s, const char *id,
+                             const store_new_game *ng, store_error *err)
+{
+	if (!ng->standin || strcmp(ng->standin, "off") == 0)
+		return STORE_OK;
+	sqlite3_stmt *st = sql_get(s, SQL_STANDIN_RULE);
+	sql_bind_text(st, 1, id, -1);
+	sql_bind_text(st, 2, ng->standin, -1);
+	sqlite3_bind_int(st, 3, strcmp(ng->standin, "days") == 0
+	                        ? ng->standin_days : 0);
+	int rc = sql_run(s, SQL_STANDIN_RULE);
+	return rc == SQLITE_DONE ? STORE_OK
+	       : store_sqlite_fail(s, rc, "saving the stand-in rule", err);
 }
 
 store_rc store_create_locked(store *s, const store_new_game *ng,
@@ -184,7 +237,10 @@ store_rc store_create_locked(store *s, const store_new_game *ng,
 	new_id(id);
 	if ((rc = insert_game(s, id, rec, "", ng->options, 0, &state,
 	                      ng->reminder_secs, err)) ||
-	    (rc = insert_seats(s, id, rec, ng->emails, err)))
+	    (rc = insert_seats(s, id, rec, ng->emails, ng->bots, err)) ||
+	    (rc = sql_queue_bot_turn(s, id, ng->bots[state.turn - 1], &state,
+	                             0, err)) ||
+	    (rc = standin_rule(s, id, ng, err)))
 		return rc;
 	return ng->mail_fn ? store_seat_mails_locked(s, id, ng->mail_fn,
 	                                             ng->mail_ctx, err)
@@ -306,7 +362,7 @@ static store_rc insert_items(store *s, const char *id, const bt_record *rec,
 		if (n < 0)
 			return store_fail(err, STORE_INVALID, "item %d cannot "
 			                  "be written", i + 1);
-		store_rc rc = sql_insert_line(s, id, i, seat, line, err);
+		store_rc rc = sql_insert_line(s, id, i, seat, line, "", err);
 		if (rc)
 			return rc;
 	}
@@ -329,7 +385,7 @@ store_rc store_import(store *s, const bt_record *rec,
 		return rc;
 	if ((rc = insert_game(s, id, rec, header, NULL, rec->nitems,
 	                      &s->replay->game, 0, err)) ||
-	    (rc = insert_seats(s, id, rec, emails, err)) ||
+	    (rc = insert_seats(s, id, rec, emails, NULL, err)) ||
 	    (rc = insert_items(s, id, rec, err))) {
 		sql_rollback(s);
 		return rc;

@@ -57,7 +57,8 @@ int sql_turn_seat(const bt_game *state)
 }
 
 store_rc sql_insert_line(store *s, const char *id, int seq, int seat,
-                         const char *line, store_error *err)
+                         const char *line, const char *made_by,
+                         store_error *err)
 {
 	sqlite3_stmt *st = sql_get(s, SQL_ACTION_INSERT);
 
@@ -66,6 +67,7 @@ store_rc sql_insert_line(store *s, const char *id, int seq, int seat,
 	sqlite3_bind_int(st, 3, seat);
 	sql_bind_text(st, 4, line, -1);
 	sqlite3_bind_int64(st, 5, store_now());
+	sql_bind_text(st, 6, made_by, -1);
 	int rc = sql_run(s, SQL_ACTION_INSERT);
 	return rc == SQLITE_DONE ? STORE_OK
 	                         : store_sqlite_fail(s, rc, "saving an action", err);
@@ -198,6 +200,10 @@ static store_rc load_seats(store *s, store_game *g, store_error *err)
 		p->digest_sent = sqlite3_column_int64(st, 6);
 		p->nudged = sqlite3_column_int64(st, 7);
 		p->blocked = p->email[0] && sqlite3_column_int(st, 8);
+		if (sql_column_text(st, 9, p->bot, sizeof p->bot))
+			rc = SQLITE_CORRUPT;
+		p->standin_since = sqlite3_column_int64(st, 10);
+		p->standin_ask = sqlite3_column_int64(st, 11);
 		if (rc == SQLITE_CORRUPT)
 			break;
 	}
@@ -216,6 +222,9 @@ static void load_life(sqlite3_stmt *st, store_game *g)
 	g->reminder_secs = sqlite3_column_int64(st, 17);
 	if (sql_column_text(st, 18, g->rematch, sizeof g->rematch))
 		g->rematch[0] = '\0';
+	if (sql_column_text(st, 19, g->standin, sizeof g->standin))
+		snprintf(g->standin, sizeof g->standin, "off");
+	g->standin_days = sqlite3_column_int(st, 20);
 }
 
 /* Loads game id; forces a replay when replay is set (for checks), and
@@ -315,10 +324,12 @@ static store_rc queue_mails(store *s, const store_game *before,
 	return STORE_OK;
 }
 
-/* The append's work inside its transaction. */
+/* The append's work inside its transaction: the line, the state, the
+ * emails, and the next seat's turn as a job if a bot plays it. */
 static store_rc append_locked(store *s, const char *id, int expected_seq,
-                              const bt_action *a, store_mail_fn fn,
-                              void *ctx, bt_game *next, store_error *err)
+                              const bt_action *a, const char *made_by,
+                              store_mail_fn fn, void *ctx, bt_game *next,
+                              store_error *err)
 {
 	store_game *before = s->scratch;
 	char line[BT_ACTION_TEXT_MAX];
@@ -347,22 +358,44 @@ static store_rc append_locked(store *s, const char *id, int expected_seq,
 	if (bt_action_format(a, line, sizeof line) < 0)
 		return store_fail(err, STORE_INVALID, "the action cannot be "
 		                  "written as a record line");
-	if ((rc = sql_insert_line(s, id, before->seq, a->seat, line, err)) ||
-	    (rc = advance(s, before, next, err)))
+	if ((rc = sql_insert_line(s, id, before->seq, a->seat, line, made_by,
+	                          err)) ||
+	    (rc = advance(s, before, next, err)) ||
+	    (rc = queue_mails(s, before, next, a, fn, ctx, err)))
 		return rc;
-	return queue_mails(s, before, next, a, fn, ctx, err);
+	/* the absent player who moves again takes the seat back */
+	if (!made_by[0] && before->seats[a->seat - 1].standin_since &&
+	    (rc = sql_standin_set(s, id, a->seat, 0, err)))
+		return rc;
+	return sql_queue_bot_turn(s, id, next->status == BT_PLAYING
+	                          ? sql_seat_bot(&before->seats[next->turn - 1])
+	                          : "", next, before->seq + 1, err);
 }
 
 store_rc store_append(store *s, const char *id, int expected_seq,
                       const bt_action *a, store_mail_fn mail_fn, void *ctx,
                       store_game *after, store_error *err)
 {
+	return store_append_as(s, id, expected_seq, a, "", mail_fn, ctx, after,
+	                       err);
+}
+
+store_rc store_append_as(store *s, const char *id, int expected_seq,
+                         const bt_action *a, const char *made_by,
+                         store_mail_fn mail_fn, void *ctx,
+                         store_game *after, store_error *err)
+{
 	bt_game next;
 	store_rc rc;
 
+	if (!made_by || (made_by[0] && strcmp(made_by, "bot") &&
+	                 strcmp(made_by, "stand-in")))
+		return store_fail(err, STORE_INVALID, "a line is made by a "
+		                  "person, a bot or a stand-in");
 	if ((rc = sql_begin(s, err)))
 		return rc;
-	rc = append_locked(s, id, expected_seq, a, mail_fn, ctx, &next, err);
+	rc = append_locked(s, id, expected_seq, a, made_by, mail_fn, ctx,
+	                   &next, err);
 	if (rc == STORE_OK)
 		rc = sql_commit(s, err);
 	else

@@ -476,9 +476,12 @@ static void rematch_of(const store_game *g, store_new_game *ng)
 	ng->players = g->players;
 	ng->first = g->first % g->players + 1;
 	ng->reminder_secs = g->reminder_secs;
+	ng->standin = g->standin;
+	ng->standin_days = g->standin_days;
 	for (int i = 0; i < g->players; i++) {
 		ng->names[i] = g->seats[i].name;
 		ng->emails[i] = g->seats[i].email;
+		ng->bots[i] = g->seats[i].bot;
 		/* a game from before one address per game: the first keeps it */
 		for (int j = 0; j < i; j++)
 			if (same_key(g->seats[j].email, g->seats[i].email))

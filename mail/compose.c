@@ -712,6 +712,28 @@ int compose_nudge(const compose_ctx *c, const store_game *g, int from_seat,
 	return letter_close(&l);
 }
 
+int compose_standin(void *ctx, const store_game *g, int seat,
+                    store_mail *out)
+{
+	const compose_ctx *c = ctx;
+	letter l;
+
+	if (!c || !g || !reachable(g, seat))
+		return 0;
+	letter_open(&l, c, g, seat, "standin", out);
+	subject(out, "Buffer Time: a bot plays your turns for now (game with "
+	        "%s)", l.with);
+	put(&l.t, "It has been your turn for ");
+	put_wait(&l.t, store_now() - g->turn_since);
+	put(&l.t, " in the game with %s, so that the game goes on, a bot now "
+	    "plays your seat: it knows only what your seat may see.\nOne "
+	    "click on your link takes your seat back, and the next turn is "
+	    "yours again.\n", l.crew);
+	totals(&l.t, &g->state);
+	seat_link(&l);
+	return letter_close(&l);
+}
+
 /* The digest's words, once the story is read: 1, 0 (nothing new), -1. */
 static int digest_letter(const compose_ctx *c, const store_game *g, int seat,
                          int64_t since, const story *s, store_mail *out)

@@ -52,6 +52,11 @@ int compose_digest(void *ctx, const store_game *g, int seat, int64_t since,
                    store_mail *out);
 
 /* The nudge from_seat sends to g's seat to move. */
+/* A store_seat_mail_fn (ctx is a compose_ctx): to seat's player, that a
+ * bot now stands in for them, and how to take the seat back. */
+int compose_standin(void *ctx, const store_game *g, int seat,
+                    store_mail *out);
+
 int compose_nudge(const compose_ctx *c, const store_game *g, int from_seat,
                   store_mail *out);
 

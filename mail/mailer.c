@@ -266,6 +266,8 @@ store_rc mailer_round(mailer *m, mailer_counts *c, store_error *err)
 	int n = 0;
 
 	memset(err, 0, sizeof *err);
+	if (m->also)
+		m->also(m->also_ctx);
 	if ((rc = store_queue_reminders(m->st, now, compose_reminder,
 	                                &m->compose, &n, &e)) != STORE_OK) {
 		pass_failed(m, "reminders", &e);

@@ -41,6 +41,11 @@ typedef struct mailer {
 	int poll;                   /* seconds between rounds (daemon) */
 	FILE *log;                  /* one line per failure; NULL: stderr */
 	int lock_fd;                /* mailer_open's lock file, or -1 */
+	/* Other work done at the start of every round, before the emails
+	 * (the worker's bot turns, whose moves queue emails), or NULL; it
+	 * reports its own failures. */
+	void (*also)(void *ctx);
+	void *also_ctx;
 } mailer;
 
 /* What a round did. */

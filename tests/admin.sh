@@ -387,7 +387,8 @@ if command -v sqlite3 >/dev/null 2>&1; then
 
 	# A game whose history no longer replays: "check" names it.
 	cp copy.orig bad.db
-	sqlite3 bad.db "INSERT INTO actions VALUES ('$imp_example',
+	sqlite3 bad.db "INSERT INTO actions (game, seq, seat, line, created)
+	    VALUES ('$imp_example',
 	    (SELECT seq FROM games WHERE id = '$imp_example'), 1, '1 log', 0);
 	    UPDATE games SET seq = seq + 1 WHERE id = '$imp_example';"
 	run admin --db "$tmp/bad.db" check

@@ -44,7 +44,7 @@ STUB(page_home) STUB(page_create) STUB(page_join) STUB(page_table)
 STUB(page_act) STUB(page_record) STUB(page_settings) STUB(page_unsub)
 STUB(page_games) STUB(page_feed) STUB(page_history) STUB(page_say)
 STUB(page_nudge) STUB(page_again) STUB(page_watch) STUB(page_rules)
-STUB(page_block)
+STUB(page_block) STUB(page_standin)
 
 /* The table as a reader of route.c's comment and README understands it:
  * sub is "tail", or "g/ID" followed by tail when game is set.  A new page
@@ -71,6 +71,7 @@ static const struct expect {
 	{ page_history, 1, "/history", M_GET | M_HEAD, NULL },
 	{ page_say, 1, "/say", M_POST, NULL },
 	{ page_nudge, 1, "/nudge", M_POST, NULL },
+	{ page_standin, 1, "/standin", M_POST, NULL },
 	{ page_again, 1, "/again", M_POST, NULL },
 	{ page_watch, 1, "/watch", M_GET | M_HEAD, NULL },
 };

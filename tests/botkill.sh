@@ -1,0 +1,106 @@
+#!/bin/sh
+# botkill.sh - the worker's bot turns under fire: games whose every seat
+# is the search bot are played to the end by `buffertime worker` alone,
+# while it is killed with SIGKILL at random moments (every 50 to 400 ms;
+# its pid only, as a crash would) and started again.  Then the count:
+#   lost work    a game still waiting for a move, or a job not done: 0;
+#   two moves    one job per turn and one record line per job: a job
+#                whose move went in before the kill, done again, is
+#                refused (the game moved on) and marked stale, never
+#                played twice;
+#   and admin check passes, every line is marked as the bot's, no job
+# failed, and the worker was killed at least 20 times.  Last, a job
+# whose move is in is made to do again (as a kill between the move and
+# its mark leaves it): it is found stale, and no second move is made.
+# BOTKILL_GAMES (10), BOTKILL_ROLLOUTS (2000: the bot's budget a move)
+# change the run.
+set -u
+
+: "${BUFFERTIME:?set BUFFERTIME to the buffertime tool}"
+unset BUFFERTIME_DB BUFFERTIME_NOW
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bt-botkill.XXXXXX") || exit 1
+worker=
+cleanup() {
+	[ -z "$worker" ] || kill -KILL "$worker" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT TERM
+# shellcheck source=tests/testlib.sh
+. "$(dirname "$0")/testlib.sh"
+
+games=${BOTKILL_GAMES:-10}
+rollouts=${BOTKILL_ROLLOUTS:-2000}
+db=$tmp/games.db
+key=$tmp/server.key
+head -c 32 /dev/urandom >"$key" && chmod 600 "$key"
+
+sql() {
+	sqlite3 -batch "file:$db?mode=ro" "$1" 2>/dev/null
+}
+
+for i in $(seq "$games"); do
+	timeout 30 "$BUFFERTIME" admin --db "$db" create --players 3 \
+		--bot 1 --bot 2 --bot 3 >/dev/null ||
+		not_ok "creating all-bot game $i"
+done
+check "every game's first turn is a job" \
+	[ "$(sql 'SELECT count(*) FROM jobs')" = "$games" ]
+
+# A random pause of 50 to 399 ms.
+pause() {
+	ms=$(( $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 350 + 50 ))
+	sleep "0.$(printf %03d "$ms")"
+}
+
+kills=0
+start=$(date +%s)
+while [ "$(sql "SELECT count(*) FROM games WHERE status = 'playing'")" != 0 ]; do
+	"$BUFFERTIME" worker --db "$db" --key-file "$key" \
+		--base-url http://bt.example/ --mail-dir "$tmp/mail" --poll 1 \
+		--bot-rollouts "$rollouts" 2>>"$tmp/worker.err" &
+	worker=$!
+	pause
+	kill -KILL "$worker" 2>/dev/null && kills=$((kills + 1))
+	wait "$worker" 2>/dev/null
+	worker=
+	if [ $(( $(date +%s) - start )) -gt 120 ]; then
+		not_ok "the games took more than 120 s"
+		break
+	fi
+done
+
+moves=$(sql 'SELECT count(*) FROM actions')
+jobs=$(sql 'SELECT count(*) FROM jobs')
+moved=$(sql "SELECT count(*) FROM jobs WHERE outcome = 'moved'")
+stale=$(sql "SELECT count(*) FROM jobs WHERE outcome = 'stale'")
+echo "games $games, moves $moves, worker kills $kills, jobs $jobs" \
+	"(moved $moved, stale $stale: done again after a kill)"
+check "every game is over" \
+	[ "$(sql "SELECT count(*) FROM games WHERE status = 'playing'")" = 0 ]
+check "no job is left to do" \
+	[ "$(sql 'SELECT count(*) FROM jobs WHERE done IS NULL')" = 0 ]
+check "no job failed ($(grep -c 'buffertime worker: game' "$tmp/worker.err") failures logged)" \
+	[ "$(sql "SELECT count(*) FROM jobs WHERE outcome LIKE 'failed%'")" = 0 ]
+check "one job per turn, one move per job ($jobs jobs, $moves moves)" \
+	[ "$jobs" = "$moves" ]
+check "every move marked as the bot's" \
+	[ "$(sql "SELECT count(*) FROM actions WHERE made_by <> 'bot'")" = 0 ]
+check "at least 20 kills ($kills)" [ "$kills" -ge 20 ]
+run admin --db "$db" check
+expect_rc "admin check after the kills" 0
+
+# A kill after a move went in and before its job was marked: the job is
+# done again, and its move refused, not made twice.
+sqlite3 "$db" "UPDATE jobs SET done = NULL, outcome = '', due = 0
+	WHERE id = (SELECT max(id) FROM jobs)" || not_ok "undoing a job's mark"
+timeout 60 "$BUFFERTIME" worker --db "$db" --key-file "$key" \
+	--base-url http://bt.example/ --mail-dir "$tmp/mail" --once \
+	--bot-rollouts "$rollouts" 2>>"$tmp/worker.err"
+check "a job done again after its move: marked stale" \
+	[ "$(sql 'SELECT outcome FROM jobs WHERE id = (SELECT max(id) FROM jobs)')" = stale ]
+check "... and no second move ($moves lines)" \
+	[ "$(sql 'SELECT count(*) FROM actions')" = "$moves" ]
+
+finish

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# bots.sh - bot seats for real: nginx, buffertime.fcgi and the worker
+# (`buffertime mailer` as scripts/web starts it, writing emails to a
+# folder) on loopback, driven with curl.
+#
+#   the form     a row ticked "Played by a bot" is a seat without a name
+#                or email ("Bot (bot)"); a bot row with an email is
+#                refused with the reason, no game made.
+#   a game       Ann and a bot: the created page says the bot plays its
+#                seat; Ann moves on her table; within seconds the worker
+#                has the bot move (marked as the bot's in the store), the
+#                turn is Ann's again and her turn email arrives; the
+#                history and the table say the bot moved.
+#   first        a game whose First Player is a bot starts with the
+#                bot's move, without anyone moving.
+#   stand-in     Ann and Cy, a bot to stand in "once the others agree":
+#                four days later (the clock moved) Ann has had both
+#                reminders; Cy's table offers to ask, Cy asks, the bot
+#                plays Ann's turn (marked as a stand-in's), Ann is told
+#                by email, and opening her link gives her the seat back.
+#
+# Environment (set by "make check"): BUFFERTIME, BUFFERTIME_FCGI, SRCDIR.
+# Skips (77) without nginx, curl or sqlite3.  Prints one line per failure
+# and last "N passed, M failed".
+set -u
+
+: "${BUFFERTIME:?set BUFFERTIME to the buffertime tool}"
+: "${BUFFERTIME_FCGI:?set BUFFERTIME_FCGI to buffertime.fcgi}"
+: "${SRCDIR:?set SRCDIR to the source tree}"
+unset BUFFERTIME_DB BUFFERTIME_NOW
+
+# shellcheck source=tests/testlib.sh
+. "$(dirname "$0")/testlib.sh"
+# shellcheck source=tests/weblib.sh
+. "$(dirname "$0")/weblib.sh"
+web_test_start bots nginx curl sqlite3
+seed=5
+maildir=$tmp/mail
+
+# wait_for WHAT SQL WANT: polls the store (10 s at most) until SQL gives
+# WANT; 0 if it did.
+wait_for() {
+	for _ in $(seq 100); do
+		[ "$(sql "$2")" = "$3" ] && return 0
+		sleep 0.1
+	done
+	not_ok "$1: after 10 s, $(sql "$2"), want $3"
+	return 1
+}
+
+run=$tmp/run
+up "$run" --mailer "$maildir" --mail-poll 1
+base=$url
+origin=$(origin_of "$base")
+db=$run/data/buffertime.db
+
+# ---- the form -------------------------------------------------------------------
+req "" GET "$base"
+check "the form has a bot box in every row" \
+	test "$(grep -c 'name="bot[1-6]" value="1"' "$tmp/b")" = 6
+req "" POST "${base}new" "name1=Ann&bot2=1&email2=bot%40example.org&first=1"
+expect_code "a bot seat with an email" 400
+check "... says why" grep -q 'played by a bot, which gets no email' "$tmp/b"
+check "... the box comes back ticked" grep -q 'name="bot2" value="1" checked' "$tmp/b"
+check "... no game made" test "$(sql 'SELECT count(*) FROM games')" = 0
+
+# ---- Ann and a bot ----------------------------------------------------------------
+req "" POST "${base}new" "name1=Ann&email1=ann%40example.org&bot2=1&first=1"
+expect_code "create Ann and a bot" 200
+check "the created page says the bot plays seat 2" \
+	grep -q 'Played by the bot' "$tmp/b"
+game=$(sql 'SELECT id FROM games')
+check "seat 2 is the search bot, named so" \
+	test "$(sql "SELECT bot || '|' || name FROM seats WHERE game = '$game' AND seat = 2")" = 'search|Bot (bot)'
+link=$(grep -o "${base}g/$game?t=[A-Za-z0-9_-]*" "$tmp/b" | head -n 1)
+jar=("" "$tmp/jar1")
+req "${jar[1]}" GET "$link"
+expect_code "Ann opens her link" 303
+step || not_ok "Ann could not move on her table"
+check "Ann's move is hers" \
+	test "$(sql "SELECT seat || made_by FROM actions WHERE game = '$game'")" = 1
+start=$SECONDS
+wait_for "the bot's move" \
+	"SELECT count(*) FROM actions WHERE game = '$game' AND made_by = 'bot'" 1
+echo "the bot moved $((SECONDS - start)) s after Ann"
+check "the bot's move is seat 2's" \
+	test "$(sql "SELECT seat FROM actions WHERE game = '$game' AND made_by = 'bot'")" = 2
+check "the turn is Ann's again, or the game over" \
+	sh -c '[ "$1" = 1 ] || [ "$1" = 0 ]' sh "$(turn_seat)"
+check "the bot's job is done" \
+	test "$(sql "SELECT outcome FROM jobs WHERE game = '$game' AND seq = 1")" = moved
+found=''
+for _ in $(seq 50); do
+	found=$(grep -l "^To: .*ann@example.org" "$maildir"/*.eml 2>/dev/null |
+		xargs -r grep -l "Bot (bot)" 2>/dev/null | head -n 1)
+	[ -n "$found" ] && break
+	sleep 0.2
+done
+check "Ann's email after the bot's move names the bot" test -n "$found"
+page 1 /history
+check "the history says the bot moved" grep -q 'Bot (bot)' "$tmp/b"
+page 1
+check "the table names the bot" grep -q 'Bot (bot)' "$tmp/b"
+
+# ---- a bot goes first -------------------------------------------------------------
+req "" POST "${base}new" "bot1=1&name2=Cy&first=1"
+expect_code "create a bot first and Cy" 200
+game=$(sql "SELECT id FROM games WHERE id <> '$game'")
+wait_for "the bot's first move" \
+	"SELECT count(*) FROM actions WHERE game = '$game' AND made_by = 'bot'" 1
+bot_first=$game
+
+# ---- a stand-in once the others agree -------------------------------------------
+req "" POST "${base}new" "name1=Ann&email1=ann%40example.org&name2=Cy&email2=cy%40example.org&first=1&standin=agree"
+expect_code "create Ann and Cy, stand-ins by agreement" 200
+game=$(sql "SELECT id FROM games WHERE standin = 'agree'")
+check "the rule is stored" test -n "$game"
+mapfile -t links < <(grep -o "${base}g/$game?t=[A-Za-z0-9_-]*" "$tmp/b" | awk '!seen[$0]++')
+jar=("" "$tmp/jar.ann" "$tmp/jar.cy")
+for s in 1 2; do
+	req "${jar[$s]}" GET "${links[$((s - 1))]}"
+	expect_code "seat $s opens its link" 303
+done
+page 2
+check "Cy's table states the rule" grep -q 'a bot can stand in after their last reminder' "$tmp/b"
+check "no ask before the last reminder" sh -c '! grep -q "/standin" "$1"' sh "$tmp/b"
+now=$(( $(sql "SELECT turn_since FROM games WHERE id = '$game'") + 4 * 86400 ))
+port=${base#http://127.0.0.1:}
+port=${port%%/*}
+# the same port: the seat links stay the same
+restart "$run" "$now" --port "$port" --mailer "$maildir" --mail-poll 1
+wait_for "both reminders" "SELECT reminders FROM games WHERE id = '$game'" 2
+page 2
+if form pick '' '/standin$'; then
+	req "${jar[2]}" POST "$form_url" "$form_body"
+	expect_code "Cy asks for a stand-in" 303
+	check "... and it starts" grep -qi '^location: .*m=standin_started' "$tmp/h"
+else
+	not_ok "no stand-in form on Cy's table after the last reminder"
+fi
+wait_for "the stand-in's move for Ann" \
+	"SELECT count(*) FROM actions WHERE game = '$game' AND made_by = 'stand-in'" 1
+check "... it is seat 1's" \
+	test "$(sql "SELECT seat FROM actions WHERE game = '$game' AND made_by = 'stand-in'")" = 1
+found=''
+for _ in $(seq 50); do
+	found=$(grep -l "a bot plays your turns" "$maildir"/*.eml 2>/dev/null |
+		xargs -r grep -l "^To: .*ann@example.org" 2>/dev/null | head -n 1)
+	[ -n "$found" ] && break
+	sleep 0.2
+done
+check "Ann is told by email" test -n "$found"
+req "${jar[1]}" GET "${links[0]}"
+check "Ann's link takes her seat back" \
+	test "$(sql "SELECT standin_since FROM seats WHERE game = '$game' AND seat = 1")" = 0
+
+finish

@@ -1,0 +1,187 @@
+/*
+ * botturn.c - claiming bot turns, choosing, appending (botturn.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "botturn.h"
+
+enum { LOCK_PATH_BYTES = 4096 };
+
+int botturn_open(botturn *t, char *why, size_t cap)
+{
+	t->lock_fd = -1;
+	if (!(t->b = bot_new())) {
+		snprintf(why, cap, "out of memory for the bot");
+		return -1;
+	}
+	return 0;
+}
+
+void botturn_close(botturn *t)
+{
+	if (t->lock_fd >= 0)
+		close(t->lock_fd);
+	t->lock_fd = -1;
+	bot_free(t->b);
+	t->b = NULL;
+}
+
+/* Fills err and returns rc. */
+static store_rc fail(store_error *err, store_rc rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static store_rc fail(store_error *err, store_rc rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	err->rc = rc;
+	va_start(ap, fmt);
+	vsnprintf(err->why, sizeof err->why, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static FILE *log_of(const botturn *t)
+{
+	return t->log ? t->log : stderr;
+}
+
+/* Takes DB-worker.lock without waiting, once; 1 if this process holds
+ * it (and, the first time, has made every unfinished job due), 0 if
+ * another does, -1 on error (err). */
+static int hold_lock(botturn *t, store_error *err)
+{
+	char path[LOCK_PATH_BYTES];
+	int n;
+
+	if (t->lock_fd >= 0)
+		return 1;
+	n = snprintf(path, sizeof path, "%s-worker.lock", t->db);
+	if (n < 0 || (size_t)n >= sizeof path) {
+		fail(err, STORE_ERROR, "the database path is too long");
+		return -1;
+	}
+	int fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0) {
+		fail(err, STORE_ERROR, "%.200s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		close(fd);
+		if (errno == EWOULDBLOCK)
+			return 0;
+		fail(err, STORE_ERROR, "locking %.200s", path);
+		return -1;
+	}
+	t->lock_fd = fd;
+	/* no other worker runs: what is claimed was claimed by a dead one */
+	if (store_job_reclaim(t->st, store_now(), err) != STORE_OK)
+		return -1;
+	return 1;
+}
+
+/* A seed of the job's own, so one turn always gets the same move. */
+static uint64_t job_seed(const store_job *j)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (const char *p = j->game; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	return h ^ (uint64_t)(unsigned)j->seq * 0x9e3779b97f4a7c15ULL;
+}
+
+/* The job's game, if the job is still its bot's turn: STORE_OK, or
+ * STORE_CONFLICT (stale) or another failure. */
+static store_rc load_turn(botturn *t, const store_job *j, store_game *g,
+                          store_error *err)
+{
+	store_rc rc = store_load(t->st, j->game, g, err);
+
+	if (rc == STORE_NOT_FOUND)
+		return fail(err, STORE_CONFLICT, "no such game");
+	if (rc)
+		return rc;
+	const store_seat *p = &g->seats[j->seat - 1];
+	if (g->seq != j->seq || g->state.status != BT_PLAYING ||
+	    g->state.turn != j->seat || (!p->bot[0] && !p->standin_since) ||
+	    g->sweep_card != BT_NO_CARD)
+		return fail(err, STORE_CONFLICT, "the game moved on");
+	return STORE_OK;
+}
+
+/* Plays job j: STORE_OK (moved), STORE_CONFLICT (stale: done too), or
+ * a failure that leaves it queued. */
+static store_rc play(botturn *t, const store_job *j, store_error *err)
+{
+	static store_game g;
+	bt_action a;
+	store_rc rc;
+
+	if ((rc = load_turn(t, j, &g, err)))
+		return rc;
+	if (bot_search(t->b, &g.state, j->seat, &t->budget, job_seed(j), &a,
+	               NULL) != 0)
+		return fail(err, STORE_ERROR, "the bot found no move");
+	return store_append_as(t->st, j->game, j->seq, &a,
+	                       g.seats[j->seat - 1].bot[0] ? "bot" : "stand-in",
+	                       compose_move, &t->compose, NULL, err);
+}
+
+/* Claims and does the next due job: STORE_OK (one done, *moved counted),
+ * STORE_NOT_FOUND (none due), or a failure. */
+static store_rc next_job(botturn *t, int *moved, store_error *err)
+{
+	store_job j;
+	store_error e;
+	store_rc rc = store_job_claim(t->st, store_now(), STORE_JOB_LEASE, &j,
+	                              err);
+
+	if (rc)
+		return rc;
+	if (j.attempts > STORE_JOB_ATTEMPTS) {
+		fprintf(log_of(t), "buffertime worker: game %s move %d: given "
+		        "up after %d tries\n", j.game, j.seq, j.attempts - 1);
+		return store_job_done(t->st, j.id, "failed: given up", err);
+	}
+	rc = play(t, &j, &e);
+	if (rc == STORE_OK) {
+		(*moved)++;
+		return store_job_done(t->st, j.id, "moved", err);
+	}
+	if (rc == STORE_CONFLICT)
+		return store_job_done(t->st, j.id, "stale", err);
+	fprintf(log_of(t), "buffertime worker: game %s move %d: %s: %s\n",
+	        j.game, j.seq, store_rc_name(e.rc), e.why);
+	if (rc == STORE_ILLEGAL || rc == STORE_INVALID)
+		return store_job_done(t->st, j.id, "failed: refused", err);
+	*err = e;
+	return rc;      /* busy, full, I/O: claimed again once due */
+}
+
+store_rc botturn_round(botturn *t, int *moved, store_error *err)
+{
+	store_rc rc = STORE_OK;
+	int held, started = 0;
+
+	*moved = 0;
+	if ((held = hold_lock(t, err)) <= 0)
+		return held < 0 ? err->rc : STORE_OK;
+	/* absent players' stand-ins come due, their turns become jobs */
+	if ((rc = store_queue_standins(t->st, store_now(), compose_standin,
+	                               &t->compose, &started, err)))
+		return rc;
+	if (started > 0)
+		fprintf(log_of(t), "buffertime worker: %d stand-in%s started\n",
+		        started, started == 1 ? "" : "s");
+	for (int i = 0; i < BOTTURN_ROUND_MAX; i++)
+		if ((rc = next_job(t, moved, err)) != STORE_OK)
+			break;
+	fflush(log_of(t));
+	return rc == STORE_NOT_FOUND ? STORE_OK : rc;
+}

@@ -1,0 +1,55 @@
+/*
+ * botturn.h - the worker's bot turns, off the web request path.
+ *
+ * A move that gives a bot seat the turn queues a job in its own
+ * transaction (store_jobs.c).  Here each due job is claimed, the seat's
+ * bot chooses from what that seat may know (bots/search.h: it is given
+ * the seat's observation, never the game), and the move is appended as
+ * the web appends a person's: at the job's sequence number, with the
+ * same emails (compose_move), marked as a bot's.  So a worker killed at
+ * any instant loses no job (a claim is a lease: the job is claimed again)
+ * and never makes two moves for one turn (the second append is refused
+ * as a conflict, and the job found stale).
+ *
+ * One process at a time does the jobs of a database: it holds the lock
+ * file DB-worker.lock while it runs (a killed one's lock goes with it).
+ * Taking the lock, it makes every unfinished job due at once: a job
+ * claimed by a worker that died needs no lease to run out.
+ */
+#ifndef BT_BOTTURN_H
+#define BT_BOTTURN_H
+
+#include <stdio.h>
+
+#include "compose.h"
+#include "search.h"
+#include "store.h"
+
+enum {
+	BOTTURN_ROUND_MAX = 10000   /* jobs one round does at most */
+};
+
+typedef struct botturn {
+	store *st;                  /* its own connection */
+	const char *db;             /* its path, for the lock file */
+	compose_ctx compose;        /* the emails a bot's move causes */
+	bot_budget budget;          /* how long a bot thinks per move */
+	FILE *log;                  /* one line per move or failure */
+	bot *b;                     /* botturn_open's scratch */
+	int lock_fd;                /* -1 until the lock is held */
+} botturn;
+
+/* Allocates the bot's scratch; 0, or -1 with why (cap bytes). */
+int botturn_open(botturn *t, char *why, size_t cap);
+
+/* Frees what botturn_open made and lets the lock go. */
+void botturn_close(botturn *t);
+
+/*
+ * Plays every due bot turn, unless another process holds the lock
+ * (then nothing: *moved 0).  *moved counts the moves made.  STORE_OK,
+ * or the store's failure (the job stays queued for a retry).
+ */
+store_rc botturn_round(botturn *t, int *moved, store_error *err);
+
+#endif
