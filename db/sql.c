@@ -178,7 +178,7 @@ static const char *const sql_text[SQL__MAX] = {
 	[SQL_JOB_CLAIM] =
 		"UPDATE jobs SET due = ?1 + ?2, attempts = attempts + 1"
 		" WHERE id = (SELECT id FROM jobs WHERE done IS NULL"
-		" AND due <= ?1 ORDER BY due, id LIMIT 1)"
+		" AND due <= ?1 ORDER BY due, attempts, id LIMIT 1)"
 		" RETURNING id, kind, game, seq, seat, attempts",
 	[SQL_JOB_DONE] =
 		"UPDATE jobs SET done = ?2, outcome = ?3 WHERE id = ?1",

@@ -572,8 +572,7 @@ store_rc store_limit_peek(store *s, store_limit_kind kind,
 /* ---- bots, and the worker's jobs (store_jobs.c) ---------------------- */
 
 enum {
-	STORE_JOB_LEASE = 60,     /* seconds a claimed job is the worker's */
-	STORE_JOB_ATTEMPTS = 5    /* claims before a job is given up */
+	STORE_JOB_LEASE = 60      /* seconds a claimed job is the worker's */
 };
 
 /* 1 if name is a bot a seat may be played by ("search"), 0 if not;
@@ -597,9 +596,11 @@ typedef struct store_job {
 	char outcome[64];
 } store_job;
 
-/* Claims the oldest job due at now: counts the attempt and moves its due
- * time on by lease seconds (committed before it returns), so a worker
- * that dies leaves it to be claimed again.  STORE_NOT_FOUND if none. */
+/* Claims the oldest job due at now (of those due alike, the one tried
+ * least often, so a job that kills its worker cannot hold up the
+ * others): counts the attempt and moves its due time on by lease
+ * seconds (committed before it returns), so a worker that dies leaves
+ * it to be claimed again.  STORE_NOT_FOUND if none. */
 store_rc store_job_claim(store *s, int64_t now, int lease, store_job *out,
                          store_error *err);
 

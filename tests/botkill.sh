@@ -1,8 +1,11 @@
 #!/bin/sh
 # botkill.sh - the worker's bot turns under fire: games whose every seat
-# is the search bot are played to the end by `buffertime worker` alone,
-# while it is killed with SIGKILL at random moments (every 50 to 400 ms;
-# its pid only, as a crash would) and started again.  Then the count:
+# is the search bot are played by `buffertime worker` alone, while it is
+# killed with SIGKILL at random moments (BOTKILL_KILLS times, after 50 to
+# 400 ms of work each; its pid only, as a crash would) and started
+# again (more games are made if a fast machine finishes them first);
+# then a worker left alone (--once) plays them to the end, however slow
+# this machine is.  Then the count:
 #   lost work    a game still waiting for a move, or a job not done: 0;
 #   two moves    one job per turn and one record line per job: a job
 #                whose move went in before the kill, done again, is
@@ -12,8 +15,8 @@
 # failed, and the worker was killed at least 20 times.  Last, a job
 # whose move is in is made to do again (as a kill between the move and
 # its mark leaves it): it is found stale, and no second move is made.
-# BOTKILL_GAMES (10), BOTKILL_ROLLOUTS (2000: the bot's budget a move)
-# change the run.
+# BOTKILL_GAMES (6), BOTKILL_KILLS (30), BOTKILL_ROLLOUTS (2000: the
+# bot's budget a move) change the run.
 set -u
 
 : "${BUFFERTIME:?set BUFFERTIME to the buffertime tool}"
@@ -30,8 +33,9 @@ trap 'exit 1' HUP INT TERM
 # shellcheck source=tests/testlib.sh
 . "$(dirname "$0")/testlib.sh"
 
-games=${BOTKILL_GAMES:-10}
+games=${BOTKILL_GAMES:-6}
 rollouts=${BOTKILL_ROLLOUTS:-2000}
+want_kills=${BOTKILL_KILLS:-30}
 db=$tmp/games.db
 key=$tmp/server.key
 head -c 32 /dev/urandom >"$key" && chmod 600 "$key"
@@ -40,11 +44,15 @@ sql() {
 	sqlite3 -batch "file:$db?mode=ro" "$1" 2>/dev/null
 }
 
-for i in $(seq "$games"); do
-	timeout 30 "$BUFFERTIME" admin --db "$db" create --players 3 \
-		--bot 1 --bot 2 --bot 3 >/dev/null ||
-		not_ok "creating all-bot game $i"
-done
+# more N: N more all-bot games.
+more() {
+	for i in $(seq "$1"); do
+		timeout 30 "$BUFFERTIME" admin --db "$db" create --players 3 \
+			--bot 1 --bot 2 --bot 3 >/dev/null ||
+			not_ok "creating an all-bot game"
+	done
+}
+more "$games"
 check "every game's first turn is a job" \
 	[ "$(sql 'SELECT count(*) FROM jobs')" = "$games" ]
 
@@ -55,8 +63,12 @@ pause() {
 }
 
 kills=0
-start=$(date +%s)
-while [ "$(sql "SELECT count(*) FROM games WHERE status = 'playing'")" != 0 ]; do
+while [ "$kills" -lt "$want_kills" ]; do
+	# a fast machine finishes them before the kills are done
+	if [ "$(sql "SELECT count(*) FROM games WHERE status = 'playing'")" = 0 ]; then
+		more 2
+		games=$((games + 2))
+	fi
 	"$BUFFERTIME" worker --db "$db" --key-file "$key" \
 		--base-url http://bt.example/ --mail-dir "$tmp/mail" --poll 1 \
 		--bot-rollouts "$rollouts" 2>>"$tmp/worker.err" &
@@ -65,18 +77,21 @@ while [ "$(sql "SELECT count(*) FROM games WHERE status = 'playing'")" != 0 ]; d
 	kill -KILL "$worker" 2>/dev/null && kills=$((kills + 1))
 	wait "$worker" 2>/dev/null
 	worker=
-	if [ $(( $(date +%s) - start )) -gt 120 ]; then
-		not_ok "the games took more than 120 s"
-		break
-	fi
 done
+under_fire=$(sql 'SELECT count(*) FROM actions')
+timeout 300 "$BUFFERTIME" worker --db "$db" --key-file "$key" \
+	--base-url http://bt.example/ --mail-dir "$tmp/mail" --once \
+	--bot-rollouts "$rollouts" 2>>"$tmp/worker.err"
+check "the worker left alone finished (exit $?)" [ $? -eq 0 ]
 
 moves=$(sql 'SELECT count(*) FROM actions')
 jobs=$(sql 'SELECT count(*) FROM jobs')
 moved=$(sql "SELECT count(*) FROM jobs WHERE outcome = 'moved'")
 stale=$(sql "SELECT count(*) FROM jobs WHERE outcome = 'stale'")
-echo "games $games, moves $moves, worker kills $kills, jobs $jobs" \
-	"(moved $moved, stale $stale: done again after a kill)"
+echo "games $games, moves $moves ($under_fire while the worker was killed" \
+	"$kills times), jobs $jobs (moved $moved, stale $stale: done again" \
+	"after a kill)"
+grep 'buffertime worker: game' "$tmp/worker.err" | head -n 5
 check "every game is over" \
 	[ "$(sql "SELECT count(*) FROM games WHERE status = 'playing'")" = 0 ]
 check "no job is left to do" \
@@ -88,6 +103,7 @@ check "one job per turn, one move per job ($jobs jobs, $moves moves)" \
 check "every move marked as the bot's" \
 	[ "$(sql "SELECT count(*) FROM actions WHERE made_by <> 'bot'")" = 0 ]
 check "at least 20 kills ($kills)" [ "$kills" -ge 20 ]
+check "moves were made under fire ($under_fire)" [ "$under_fire" -gt 0 ]
 run admin --db "$db" check
 expect_rc "admin check after the kills" 0
 
@@ -102,5 +118,18 @@ check "a job done again after its move: marked stale" \
 	[ "$(sql 'SELECT outcome FROM jobs WHERE id = (SELECT max(id) FROM jobs)')" = stale ]
 check "... and no second move ($moves lines)" \
 	[ "$(sql 'SELECT count(*) FROM actions')" = "$moves" ]
+
+# A job claimed many times over (its workers killed each time) is still
+# played, never given up: a game must not stall for its worker's deaths.
+more 1
+sqlite3 "$db" "UPDATE jobs SET attempts = 9 WHERE done IS NULL" ||
+	not_ok "marking a job as tried often"
+timeout 60 "$BUFFERTIME" worker --db "$db" --key-file "$key" \
+	--base-url http://bt.example/ --mail-dir "$tmp/mail" --once \
+	--bot-rollouts "$rollouts" 2>>"$tmp/worker.err"
+check "a job tried 9 times is still played, and its game to the end" \
+	[ "$(sql "SELECT count(*) FROM games WHERE status = 'playing'")" = 0 ]
+check "... no job failed" \
+	[ "$(sql "SELECT count(*) FROM jobs WHERE outcome LIKE 'failed%'")" = 0 ]
 
 finish

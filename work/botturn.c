@@ -144,11 +144,9 @@ static store_rc next_job(botturn *t, int *moved, store_error *err)
 
 	if (rc)
 		return rc;
-	if (j.attempts > STORE_JOB_ATTEMPTS) {
-		fprintf(log_of(t), "buffertime worker: game %s move %d: given "
-		        "up after %d tries\n", j.game, j.seq, j.attempts - 1);
-		return store_job_done(t->st, j.id, "failed: given up", err);
-	}
+	/* never given up: a worker killed mid-move is no fault of the job,
+	 * and a lost job would stall its game; jobs tried more often wait
+	 * behind the others (store_job_claim's order) */
 	rc = play(t, &j, &e);
 	if (rc == STORE_OK) {
 		(*moved)++;
