@@ -257,7 +257,8 @@ timeout 30 env "BUFFERTIME_NOW=$T" "$BUFFERTIME" mailer $common \
 rc=$?
 took=$(( $(date +%s) - start ))
 expect_rc "a hanging sendmail" 1
-check "a hanging sendmail took $took s" [ "$took" -le 5 ]
+# Bounds far from both sides: the timeout (1 s) against the 30 s kill.
+check "a hanging sendmail took $took s" [ "$took" -lt 20 ]
 check "the timeout was not recorded: '$(row 16)'" \
 	[ "$(row 16 | cut -d' ' -f7-)" = "fake-sendmail took more than 1 s: killed" ]
 hang_pid=$(cat "$out/.hang-pid")
@@ -321,7 +322,7 @@ wait "$daemon"
 rc=$?
 daemon=
 expect_rc "the daemon after SIGINT" 0
-check "SIGINT waited for the poll" [ $(( $(date +%s) - start )) -le 2 ]
+check "SIGINT waited for the poll" [ $(( $(date +%s) - start )) -lt 30 ]
 
 check "an email was delivered twice" \
 	[ -z "$(grep -h '^Message-ID:' $(delivered) | sort | uniq -d)" ]
