@@ -702,7 +702,7 @@ hostport=${origin#http://}
 	printf 'GET /r\xff\xfe HTTP/1.0\r\nHost: x\r\n\r\n' >&3
 	cat <&3 >/dev/null
 } 3<>"/dev/tcp/${hostport%:*}/${hostport##*:}" 2>/dev/null
-for _ in $(seq 20); do
+for _ in $(seq 100); do
 	grep -aq '^GET /r' "$run/log/fcgi.log" && break
 	sleep 0.1
 done
