@@ -496,8 +496,9 @@ static int budget_ok(const bot_budget *budget)
 	       budget->think_ms <= BOT_MAX_THINK_MS;
 }
 
-int bot_search(bot *b, const bt_game *g, int seat, const bot_budget *budget,
-               uint64_t seed, bt_action *out, bot_stats *st)
+int bot_search(bot *b, const bt_game *g, int seat, unsigned told,
+               const bot_budget *budget, uint64_t seed, bt_action *out,
+               bot_stats *st)
 {
 	bot_stats local;
 	candidate choice;
@@ -506,13 +507,13 @@ int bot_search(bot *b, const bt_game *g, int seat, const bot_budget *budget,
 		st = &local;
 	memset(st, 0, sizeof *st);
 	if (g->status != BT_PLAYING || g->turn != seat || !budget_ok(budget) ||
-	    bt_observe(g, seat, &b->obs) ||
+	    bt_observe_told(g, seat, told, 0, &b->obs) ||
 	    search_obs(b, &b->obs, BT_NO_CARD, budget, seed, &choice, st))
 		return -1;
 	if (choice.sweep_macro) {
 		/* It plays the sweep and looks: now it chooses the order. */
 		bt_card card = choice.a.card;
-		if (bt_observe_sweep(g, seat, &b->obs) ||
+		if (bt_observe_told(g, seat, told, 1, &b->obs) ||
 		    search_obs(b, &b->obs, card, budget, splitmix(&seed), &choice,
 		               st))
 			return -1;

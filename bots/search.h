@@ -2,8 +2,10 @@
  * search.h - a crew mate that thinks, with only what its seat may know.
  *
  * The search bot is given the game and a seat, and at once reduces the
- * game to that seat's observation (observe.h, built by the engine): the
- * search itself never sees the game.  It then plays determinized Monte
+ * game to that seat's observation (observe.h, built by the engine), with
+ * what the other bots at the table told it (their hands and sweeps, as
+ * players may tell one another, R10): the search itself never sees the
+ * game.  It then plays determinized Monte
  * Carlo: it draws whole games that agree with the observation (other
  * hands, deck orders and future shuffles at random).  Its shortlist is
  * the actions the greedy crew (policy.h) takes in some of 16 drawn
@@ -31,7 +33,7 @@
  *	bot *b = bot_new();
  *	bot_budget budget = { BOT_DEFAULT_ROLLOUTS, 0, 0 };
  *	bt_action a;
- *	if (bot_search(b, &g, g.turn, &budget, seed, &a, NULL) == 0)
+ *	if (bot_search(b, &g, g.turn, 0, &budget, seed, &a, NULL) == 0)
  *		... a is one of bt_legal(&g) ...
  *	bot_free(b);
  */
@@ -85,13 +87,15 @@ void bot_free(bot *b);
 
 /*
  * Chooses seat's action in g (seat must be g->turn, the game playing)
- * from the seat's observation only, within budget, deterministically
+ * from the seat's observation only (with what the seats in told told it:
+ * bt_observe_told()), within budget, deterministically
  * from seed.  *out is then one of bt_legal(g)'s actions.  st may be NULL.
  * Returns 0, or -1 if it is not seat's turn, the budget is out of range
  * or the observation is inconsistent.
  */
-int bot_search(bot *b, const bt_game *g, int seat, const bot_budget *budget,
-               uint64_t seed, bt_action *out, bot_stats *st);
+int bot_search(bot *b, const bt_game *g, int seat, unsigned told,
+               const bot_budget *budget, uint64_t seed, bt_action *out,
+               bot_stats *st);
 
 /*
  * The same search on the true state: every hand, the deck orders and the

@@ -417,6 +417,17 @@ static void show_outcome(const bt_game *before, const bt_game *g)
 
 /* ---- bots ------------------------------------------------------------------ */
 
+/* The seats the bots play: they tell one another their hands (R10). */
+static unsigned bot_seats(const play *p)
+{
+	unsigned told = 0;
+
+	for (int s = 1; s <= p->g.players; s++)
+		if (p->o->who[s - 1] != SEAT_HUMAN)
+			told |= 1u << (s - 1);
+	return told;
+}
+
 /* The index of the action the bot of the seat to move chooses, or -1. */
 static int bot_pick(play *p)
 {
@@ -429,8 +440,8 @@ static int bot_pick(play *p)
 	case SEAT_RANDOM:
 		return policy_random(&p->g, p->legal, p->n, &s);
 	default:
-		if (bot_search(p->bot, &p->g, p->g.turn, &p->o->budget,
-		               policy_rng_next(&s), &a, NULL))
+		if (bot_search(p->bot, &p->g, p->g.turn, bot_seats(p),
+		               &p->o->budget, policy_rng_next(&s), &a, NULL))
 			return -1;
 		return bot_action_index(p->legal, p->n, &a);
 	}

@@ -60,7 +60,8 @@ static const char sim_usage[] =
 	"  --rollouts N   search: games played out per decision (default 2000)\n"
 	"  --think MS     search: milliseconds per decision instead (results\n"
 	"                 then depend on the machine's speed)\n"
-	"  --variant V    search: crn (default), independent, noprune or all\n"
+	"  --variant V    search: crn (default), independent, noprune, all, or\n"
+	"                 silent (the bots do not tell one another their hands)\n"
 	"  --detail       also print the Leisure margin and decision times\n"
 	"  --seed S       decimal 64-bit seed (default: random); same seed,\n"
 	"                 same results, whatever --jobs\n"
@@ -78,6 +79,7 @@ typedef struct sim_opts {
 	bot_budget budget;
 	int detail;
 	int budget_set;                 /* --think, --rollouts or --variant */
+	int silent;                     /* the bots tell one another nothing */
 	const char *policy_name;
 	uint64_t seed;
 	int jobs;
@@ -196,7 +198,8 @@ static int choose(const sim_opts *o, job_buf *b, int n, uint64_t *prng)
 	if (!o->bot_kind)
 		pick = o->policy(&b->g, b->legal, n, prng);
 	else if ((o->bot_kind == 1 ?
-	          bot_search(b->bot, &b->g, b->g.turn, &o->budget,
+	          bot_search(b->bot, &b->g, b->g.turn,
+	                     o->silent ? 0 : (1u << b->g.players) - 1, &o->budget,
 	                     policy_rng_next(prng), &a, &st) :
 	          bot_clairvoyant(b->bot, &b->g, &a, &st)) == 0)
 		pick = bot_action_index(b->legal, n, &a);
@@ -651,9 +654,12 @@ static int parse_budget(const char *a, const char *val, sim_opts *o)
 			o->budget.flags = BOT_NO_PRUNE;
 		else if (!strcmp(val, "all"))
 			o->budget.flags = BOT_ALL_ACTIONS;
+		else if (!strcmp(val, "silent"))
+			o->silent = 1;
 		else if (strcmp(val, "crn"))
 			return usage_error("--variant: '%s' is not crn, "
-			                   "independent, noprune or all", val);
+			                   "independent, noprune, all or silent",
+			                   val);
 	} else if (o->budget_set & 1) {
 		return usage_error("%s", "--think and --rollouts: one budget, "
 		                   "given once");

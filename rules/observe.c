@@ -105,7 +105,17 @@ static void observe_all_unseen(bt_obs *o)
 		bit_set(o->unseen, (bt_card)c);
 }
 
-static int observe_top(const bt_game *g, int seat, int top, bt_obs *o)
+/* The hand of seat s, now known: in the table, and seen. */
+static void know_hand(bt_obs *o, const bt_game *g, int s)
+{
+	o->table.hand[s - 1] = g->hand[s - 1];
+	for (int c = 0; c < BT_HANDABLE_COUNT; c++)
+		if (g->hand[s - 1] >> c & 1)
+			bit_clear(o->unseen, (bt_card)c);
+}
+
+static int observe_top(const bt_game *g, int seat, unsigned told, int top,
+                       bt_obs *o)
 {
 	bt_game *t = &o->table;
 
@@ -115,14 +125,21 @@ static int observe_top(const bt_game *g, int seat, int top, bt_obs *o)
 		return -1;
 	o->seat = (uint8_t)seat;
 	o->players = g->players;
+	o->told = (uint8_t)(told & ((1u << g->players) - 1) &
+	                    ~(1u << (seat - 1)));
 	observe_all_unseen(o);
 	copy_public(t, g);
 	for (int s = 1; s <= g->players; s++)
 		o->hand_size[s - 1] = (uint8_t)bt_hand_size(g, s);
-	o->hand = t->hand[seat - 1] = g->hand[seat - 1];
-	for (int c = 0; c < BT_HANDABLE_COUNT; c++)
-		if (o->hand >> c & 1)
-			bit_clear(o->unseen, (bt_card)c);
+	o->hand = g->hand[seat - 1];
+	know_hand(o, g, seat);
+	for (int s = 1; s <= g->players; s++) {
+		if (!(o->told >> (s - 1) & 1))
+			continue;
+		know_hand(o, g, s);
+		if (top < g->known_top[s - 1])
+			top = g->known_top[s - 1];
+	}
 	for (int c = 0; c < BT_CARD_COUNT; c++)
 		if (bit_has(g->box, (bt_card)c))
 			bit_clear(o->unseen, (bt_card)c);
@@ -147,12 +164,18 @@ static int observe_top(const bt_game *g, int seat, int top, bt_obs *o)
 
 int bt_observe(const bt_game *g, int seat, bt_obs *o)
 {
-	return observe_top(g, seat, 0, o);
+	return observe_top(g, seat, 0, 0, o);
 }
 
 int bt_observe_sweep(const bt_game *g, int seat, bt_obs *o)
 {
-	return observe_top(g, seat, BT_SWEEP_CARDS, o);
+	return observe_top(g, seat, 0, BT_SWEEP_CARDS, o);
+}
+
+int bt_observe_told(const bt_game *g, int seat, unsigned told, int sweep,
+                    bt_obs *o)
+{
+	return observe_top(g, seat, told, sweep ? BT_SWEEP_CARDS : 0, o);
 }
 
 /* ---- sampling ------------------------------------------------------------ */
@@ -203,6 +226,12 @@ static int fill_blanks(bt_pile *pile, const bt_card *cards, int have,
 	return 0;
 }
 
+/* 1 if the seat neither holds nor was told seat s's hand. */
+static int hidden_hand(const bt_obs *o, int s)
+{
+	return s != o->seat && !(o->told >> (s - 1) & 1);
+}
+
 /* Deals the other hands: the sides and abilities no deck holds, shuffled
  * together, then the decks get the rest.  -1 if the counts disagree. */
 static int deal_hands(const bt_obs *o, pools *p, bt_draw_fn draw,
@@ -214,7 +243,7 @@ static int deal_hands(const bt_obs *o, pools *p, bt_draw_fn draw,
 	bt_card pool[BT_HANDABLE_COUNT];
 
 	for (int s = 1; s <= o->players; s++)
-		if (s != o->seat)
+		if (hidden_hand(o, s))
 			held += o->hand_size[s - 1];
 	if (hs < 0 || ha < 0 || hs + ha != held)
 		return -1;
@@ -222,7 +251,7 @@ static int deal_hands(const bt_obs *o, pools *p, bt_draw_fn draw,
 	memcpy(pool + hs, p->c[BT_TYPE_ABILITY], (size_t)ha);
 	shuffle(pool, held, draw, ctx);
 	for (int s = 1; s <= o->players; s++) {
-		if (s == o->seat)
+		if (!hidden_hand(o, s))
 			continue;
 		for (int i = 0; i < o->hand_size[s - 1]; i++)
 			w->hand[s - 1] |= (uint64_t)1 << pool[at++];

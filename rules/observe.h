@@ -18,8 +18,9 @@
  * other hands, the order of any deck beyond those cards, which
  * Assignments are set aside, nor the shuffle key.  R10 allows table talk;
  * an observation holds only what the seat saw itself (no other hand, no
- * other seat's Sensor Sweep), and no memory of past moves: it is built
- * from the current state alone.
+ * other seat's Sensor Sweep) unless it is built with bt_observe_told(),
+ * which adds what chosen seats told it; it has no memory of past moves:
+ * it is built from the current state alone.
  */
 #ifndef BT_OBSERVE_H
 #define BT_OBSERVE_H
@@ -33,6 +34,7 @@ typedef struct bt_obs {
 	uint8_t players;
 	uint8_t hand_size[BT_MAX_PLAYERS];  /* every seat's, public */
 	uint64_t hand;                      /* the seat's own cards */
+	uint8_t told;   /* bit s-1: seat s told its hand and its sweeps */
 	/* the Shift Deck cards whose place the seat knows */
 	uint8_t known_top_n;                /* top first */
 	bt_card known_top[BT_SWEEP_CARDS];
@@ -65,6 +67,16 @@ int bt_observe(const bt_game *g, int seat, bt_obs *o);
  * sees while it chooses the new order.  Returns 0 or -1 as bt_observe().
  */
 int bt_observe_sweep(const bt_game *g, int seat, bt_obs *o);
+
+/*
+ * As bt_observe(), or bt_observe_sweep() if sweep is not 0, and the seat
+ * heard at the table (R10 allows it) what the seats in told (bit s-1 for
+ * seat s; its own bit and bits beyond the players are ignored) know: their
+ * hands and the top cards their Sensor Sweeps showed.  Bots that play
+ * together tell one another; a human's hand is never told.
+ */
+int bt_observe_told(const bt_game *g, int seat, unsigned told, int sweep,
+                    bt_obs *o);
 
 /* Random numbers for sampling: a uniform integer in 0..bound-1 for
  * 1 <= bound <= 256, from the caller's own generator (ctx). */

@@ -5,7 +5,8 @@
  *   - honesty: two true states that differ only in what a seat cannot see
  *     (other hands, deck orders, the set-aside pile, the shuffle key)
  *     give byte-identical observations and the same decision for the
- *     same seed;
+ *     same seed; with table talk, the told hands and sweeps are seen and
+ *     kept, the untold cards still change nothing;
  *   - samples agree with the observation: bt_game_check passes, the
  *     seat's hand, the public table, the known top and bottom Shift
  *     cards, hand and deck sizes are kept, the key is not the real one;
@@ -199,6 +200,51 @@ START_TEST(test_samples_agree_with_the_observation)
 }
 END_TEST
 
+/* What other seats tell the seat (table talk, R10) is in its observation
+ * and kept by every sample; what they do not tell is still hidden. */
+START_TEST(test_told_hands_are_heard_and_kept)
+{
+	uint64_t rng = 13;
+	int heard_sweeps = 0, untold_differ = 0;
+
+	for (int p = 0; p < npositions; p += 3) {
+		const bt_game *g = &positions[p];
+		int seat = g->turn, talker = seat % g->players + 1;
+		unsigned told = 1u << (talker - 1);
+		bt_obs o, again;
+		bt_game w;
+		ck_assert_int_eq(bt_observe_told(g, seat, told | 0xc0u, 0, &o),
+		                 0);
+		ck_assert_uint_eq(o.told, told);   /* bits beyond: ignored */
+		ck_assert(o.table.hand[talker - 1] == g->hand[talker - 1]);
+		int heard = g->known_top[talker - 1];
+		heard = heard < 3 ? heard : 3;
+		heard = heard < g->shift_deck.n ? heard : g->shift_deck.n;
+		ck_assert_int_ge(o.known_top_n, heard);
+		heard_sweeps += g->known_top[talker - 1] >
+		                g->known_top[seat - 1];
+		for (int k = 0; k < SAMPLES / 4; k++) {
+			sample(&o, &rng, &w);
+			check_agrees(g, &o, &w, seat);
+			ck_assert(w.hand[talker - 1] == g->hand[talker - 1]);
+			for (int s = 1; s <= g->players; s++)
+				if (s != seat && s != talker)
+					untold_differ += w.hand[s - 1] !=
+					                 g->hand[s - 1];
+			/* honest still: the sample looks the same to the seat */
+			ck_assert_int_eq(bt_observe_told(&w, seat, told, 0,
+			                                 &again), 0);
+			if (memcmp(&o, &again, sizeof o))
+				ck_abort_msg("position %d seat %d: the told "
+				             "observation sees hidden cards", p,
+				             seat);
+		}
+	}
+	ck_assert_int_gt(heard_sweeps, 0);
+	ck_assert_int_gt(untold_differ, 0);
+}
+END_TEST
+
 /* Each unseen card goes to another hand about as often as hand sizes
  * say: uniform dealing, not the real deal. */
 START_TEST(test_samples_deal_uniformly)
@@ -283,7 +329,8 @@ static bt_action search(bot *b, const bt_game *g, int rollouts,
 	bt_action a, legal[BT_MAX_LEGAL];
 	int n = bt_legal(g, legal, BT_MAX_LEGAL);
 
-	ck_assert_int_eq(bot_search(b, g, g->turn, &budget, seed, &a, NULL), 0);
+	ck_assert_int_eq(bot_search(b, g, g->turn, 0, &budget, seed, &a,
+	                            NULL), 0);
 	ck_assert_int_ge(bot_action_index(legal, n, &a), 0);
 	return a;
 }
@@ -317,6 +364,40 @@ START_TEST(test_hidden_cards_do_not_change_the_decision)
 			ck_abort_msg("position %d: the decision depends on "
 			             "cards seat %d cannot see", p, g->turn);
 	}
+	bot_free(b);
+}
+END_TEST
+
+/* With table talk: the decision depends on the told hands, never on the
+ * untold ones nor the deck orders. */
+START_TEST(test_untold_cards_do_not_change_the_decision)
+{
+	bot *b = bot_new();
+	bot_budget budget = { TINY, 0, 0 };
+	uint64_t rng = 17;
+	int checked = 0;
+
+	ck_assert_ptr_nonnull(b);
+	for (int p = 1; p < npositions; p += 2) {
+		const bt_game *g = &positions[p];
+		unsigned told = 1u << (g->turn % g->players);
+		bt_obs o;
+		bt_game other;
+		bt_action x, y;
+		ck_assert_int_eq(bt_observe_told(g, g->turn, told, 0, &o), 0);
+		sample(&o, &rng, &other);
+		ck_assert_int_eq(bot_search(b, g, g->turn, told, &budget,
+		                            (uint64_t)p, &x, NULL), 0);
+		if (is_sweep(&x))
+			continue;   /* the order follows other cards' sight */
+		ck_assert_int_eq(bot_search(b, &other, g->turn, told, &budget,
+		                            (uint64_t)p, &y, NULL), 0);
+		if (!same_action(&x, &y))
+			ck_abort_msg("position %d: the decision depends on "
+			             "cards seat %d was not told", p, g->turn);
+		checked++;
+	}
+	ck_assert_int_gt(checked, npositions / 4);
 	bot_free(b);
 }
 END_TEST
@@ -368,8 +449,8 @@ START_TEST(test_sweep_order_gets_its_own_budget)
 		const bt_game *g = &positions[p];
 		bot_stats st;
 		bt_action a;
-		ck_assert_int_eq(bot_search(b, g, g->turn, &budget, 5, &a, &st),
-		                 0);
+		ck_assert_int_eq(bot_search(b, g, g->turn, 0, &budget, 5, &a,
+		                            &st), 0);
 		if (!is_sweep(&a) || st.candidates < 2)
 			continue;
 		/* 60 to decide to sweep, about 60 more for the order */
@@ -388,9 +469,9 @@ START_TEST(test_bad_calls_are_refused)
 	bot_budget none = { 0, 0, 0 }, ok = { 4, 0, 0 };
 	bt_action a;
 
-	ck_assert_int_eq(bot_search(b, g, g->turn, &none, 1, &a, NULL), -1);
-	ck_assert_int_eq(bot_search(b, g, g->turn % g->players + 1, &ok, 1, &a,
-	                            NULL), -1);
+	ck_assert_int_eq(bot_search(b, g, g->turn, 0, &none, 1, &a, NULL), -1);
+	ck_assert_int_eq(bot_search(b, g, g->turn % g->players + 1, 0, &ok, 1,
+	                            &a, NULL), -1);
 	ck_assert_int_eq(bot_kind_by_name("search"), 1);
 	ck_assert_int_eq(bot_kind_by_name("clairvoyant"), 2);
 	ck_assert_int_eq(bot_kind_by_name("greedy"), 0);
@@ -429,7 +510,9 @@ static Suite *bots_suite(void)
 	tcase_add_test(tc, test_samples_agree_with_the_observation);
 	tcase_add_test(tc, test_samples_deal_uniformly);
 	tcase_add_test(tc, test_inconsistent_observation_is_refused);
+	tcase_add_test(tc, test_told_hands_are_heard_and_kept);
 	tcase_add_test(tc, test_hidden_cards_do_not_change_the_decision);
+	tcase_add_test(tc, test_untold_cards_do_not_change_the_decision);
 	tcase_add_test(tc, test_decisions_are_legal_and_games_end);
 	tcase_add_test(tc, test_same_seed_same_decision);
 	tcase_add_test(tc, test_sweep_order_gets_its_own_budget);

@@ -115,6 +115,21 @@ static store_rc load_turn(botturn *t, const store_job *j, store_game *g,
 	return STORE_OK;
 }
 
+/* What seat hears at the table: bot seats tell one another their hands
+ * and sweeps, as players may (R10).  A stand-in plays with its absent
+ * player's knowledge only, and a human's hand is never told. */
+static unsigned told_to(const store_game *g, int seat)
+{
+	unsigned told = 0;
+
+	if (!g->seats[seat - 1].bot[0])
+		return 0;
+	for (int s = 1; s <= g->state.players; s++)
+		if (g->seats[s - 1].bot[0])
+			told |= 1u << (s - 1);
+	return told;
+}
+
 /* Plays job j: STORE_OK (moved), STORE_CONFLICT (stale: done too), or
  * a failure that leaves it queued. */
 static store_rc play(botturn *t, const store_job *j, store_error *err)
@@ -125,8 +140,8 @@ static store_rc play(botturn *t, const store_job *j, store_error *err)
 
 	if ((rc = load_turn(t, j, &g, err)))
 		return rc;
-	if (bot_search(t->b, &g.state, j->seat, &t->budget, job_seed(j), &a,
-	               NULL) != 0)
+	if (bot_search(t->b, &g.state, j->seat, told_to(&g, j->seat),
+	               &t->budget, job_seed(j), &a, NULL) != 0)
 		return fail(err, STORE_ERROR, "the bot found no move");
 	return store_append_as(t->st, j->game, j->seq, &a,
 	                       g.seats[j->seat - 1].bot[0] ? "bot" : "stand-in",
