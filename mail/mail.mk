@@ -43,3 +43,24 @@ bench_fake_sendmail_LDFLAGS =
 dist_check_SCRIPTS += tests/mailer.sh tests/mta.sh tests/mailkill.sh
 TESTS += tests/mailer.sh tests/mta.sh tests/mailkill.sh
 EXTRA_DIST += tests/fake-sendmail bench/mailer.sh
+
+# Received email (issue 12): a reply's raw bytes as facts and commands;
+# pure parsing, no store. GMime reads the MIME, libxml2 the HTML.
+noinst_LIBRARIES += mail/libinbound.a
+mail_libinbound_a_SOURCES = \
+	mail/inbound_mime.c mail/inbound_mime.h \
+	mail/inbound_html.c mail/inbound_html.h \
+	mail/inbound_text.c mail/inbound_text.h \
+	mail/inbound_reply.c mail/inbound_reply.h \
+	cgi/utf8.c cgi/utf8.h
+mail_libinbound_a_CFLAGS = $(AM_CFLAGS) $(GMIME_CFLAGS) $(XML_CFLAGS) \
+	-I$(top_srcdir)/cgi -I$(top_srcdir)/mail
+INBOUND_LIBS = mail/libinbound.a $(GMIME_LIBS) $(XML_LIBS)
+
+# The corpus of replies as mail programs write them
+# (tests/data/inbound/*.eml, each with its .expect), and the pieces.
+tests_check_inbound_SOURCES = tests/check_inbound.c
+tests_check_inbound_CFLAGS = $(TEST_CFLAGS) $(GMIME_CFLAGS) \
+	-I$(top_srcdir)/cgi -I$(top_srcdir)/mail
+tests_check_inbound_LDADD = $(INBOUND_LIBS) $(CHECK_LIBS)
+UNIT_TESTS += tests/check_inbound
