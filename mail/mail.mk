@@ -12,14 +12,14 @@ buffertime_SOURCES += cli/mailer.c cli/admin_mail.c
 # The words of the emails (owned with mail/compose.c).
 tests_check_compose_SOURCES = tests/check_compose.c tests/rig.c tests/rig.h \
 	tests/fixture.c tests/fixture.h
-tests_check_compose_CFLAGS = $(STORE_TEST_CFLAGS) -I$(top_srcdir)/cgi \
+tests_check_compose_CFLAGS = $(STORE_TEST_CFLAGS) $(WORDS_CFLAGS) \
 	-I$(top_srcdir)/mail
 tests_check_compose_LDADD = $(MAIL_LIBS) $(CHECK_LIBS)
 UNIT_TESTS += tests/check_compose
 
 # The message and its delivery: headers, encoding, injection, files.
 tests_check_mail_SOURCES = tests/check_mail.c tests/fixture.c tests/fixture.h
-tests_check_mail_CFLAGS = $(STORE_TEST_CFLAGS) -I$(top_srcdir)/cgi \
+tests_check_mail_CFLAGS = $(STORE_TEST_CFLAGS) $(WORDS_CFLAGS) \
 	-I$(top_srcdir)/mail
 tests_check_mail_LDADD = $(MAIL_LIBS) $(CHECK_LIBS)
 UNIT_TESTS += tests/check_mail
@@ -28,7 +28,7 @@ UNIT_TESTS += tests/check_mail
 # plays real moves, and the fastest fake sendmail.
 check_PROGRAMS += tests/maildrive bench/fake_sendmail
 tests_maildrive_SOURCES = tests/maildrive.c
-tests_maildrive_CFLAGS = $(STORE_TEST_CFLAGS) -I$(top_srcdir)/cgi \
+tests_maildrive_CFLAGS = $(STORE_TEST_CFLAGS) $(WORDS_CFLAGS) \
 	-I$(top_srcdir)/mail -I$(top_srcdir)/bots
 tests_maildrive_LDADD = bots/libbots.a $(MAIL_LIBS) $(LIBM)
 bench_fake_sendmail_SOURCES = bench/fake_sendmail.c
@@ -51,16 +51,15 @@ mail_libinbound_a_SOURCES = \
 	mail/inbound_mime.c mail/inbound_mime.h \
 	mail/inbound_html.c mail/inbound_html.h \
 	mail/inbound_text.c mail/inbound_text.h \
-	mail/inbound_reply.c mail/inbound_reply.h \
-	cgi/utf8.c cgi/utf8.h
+	mail/inbound_reply.c mail/inbound_reply.h
 mail_libinbound_a_CFLAGS = $(AM_CFLAGS) $(GMIME_CFLAGS) $(XML_CFLAGS) \
-	-I$(top_srcdir)/cgi -I$(top_srcdir)/mail
-INBOUND_LIBS = mail/libinbound.a $(GMIME_LIBS) $(XML_LIBS)
+	$(WORDS_CFLAGS) -I$(top_srcdir)/mail
+INBOUND_LIBS = mail/libinbound.a words/libwords.a $(GMIME_LIBS) $(XML_LIBS)
 
 # The corpus of replies as mail programs write them
 # (tests/data/inbound/*.eml, each with its .expect), and the pieces.
 tests_check_inbound_SOURCES = tests/check_inbound.c
 tests_check_inbound_CFLAGS = $(TEST_CFLAGS) $(GMIME_CFLAGS) \
-	-I$(top_srcdir)/cgi -I$(top_srcdir)/mail
+	$(WORDS_CFLAGS) -I$(top_srcdir)/mail
 tests_check_inbound_LDADD = $(INBOUND_LIBS) $(CHECK_LIBS)
 UNIT_TESTS += tests/check_inbound

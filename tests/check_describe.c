@@ -1,10 +1,10 @@
 /*
- * check_describe.c - actions in words (cgi/describe.c): every action of
+ * check_describe.c - actions in words (words/describe.c): every action of
  * tests/data/web-rigged.rec (every verb, all nine Ability kinds, a
  * reprimand, the end) described from the states around it, as each seat
  * and as nobody, against the golden file tests/data/describe.exp.  Also
  * that no description shows a seat what R10 hides from it, and the line
- * each offered action carries (cgi/offer.c) in every state of whole
+ * each offered action carries (words/offer.c) in every state of whole
  * games: the engine's figures, plain words, no rule codes.
  *
  * To refresh the golden file after a deliberate change of wording:

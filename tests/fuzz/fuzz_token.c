@@ -1,6 +1,6 @@
 /*
  * fuzz_token.c - libFuzzer harness for seat tokens, CSRF tokens and link
- * keys (cgi/token.h).
+ * keys (links/token.h).
  *
  * Keys come from a fixed master, so the committed corpus holds tokens
  * this harness issued.  The input is "TOKEN" for token_check(), and also
