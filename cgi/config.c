@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "reply.h"
 
 #ifndef BT_DEFAULT_DB
 #define BT_DEFAULT_DB "buffertime.db"
@@ -60,6 +61,8 @@ static const struct {
 	  0, 0, CONF_LIMIT_MAX },
 	{ "bot_rollouts", CONF_INT, offsetof(conf, bot_rollouts), 0, 1,
 	  CONF_ROLLOUTS_MAX },
+	{ "reply_address", CONF_TEXT, offsetof(conf, reply_address),
+	  sizeof(((conf *)0)->reply_address), 0, 0 },
 };
 
 enum { NKEYS = sizeof keys / sizeof keys[0], CONF_LINE_MAX = 2048 };
@@ -292,6 +295,49 @@ static int check_create(const conf *c, char *why, size_t cap)
 	return 0;
 }
 
+/* 1 if s[0..n) is runs of letters, digits and chars joined by dots. */
+static int dotted(const char *s, size_t n, const char *chars)
+{
+	if (n == 0 || s[0] == '.' || s[n - 1] == '.')
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '.' ? s[i + 1] == '.'
+		                : !isalnum((unsigned char)s[i]) &&
+		                  !strchr(chars, s[i]))
+			return 0;
+	return 1;
+}
+
+/* reply_address: unset, or a plain address (the characters the mailer
+ * takes, no '+': the token follows it) whose local part leaves room for
+ * "+TOKEN" within the 64 bytes mail relays keep. */
+static int check_reply(const conf *c, char *why, size_t cap)
+{
+	const char *a = c->reply_address, *at = strrchr(a, '@');
+	size_t local = at ? (size_t)(at - a) : 0;
+
+	if (a[0] == '\0')
+		return 0;
+	if (!at || !dotted(a, local, "!#%&'*-=?^_~") ||
+	    !dotted(at + 1, strlen(at + 1), "-")) {
+		snprintf(why, cap, "reply_address must be a plain address such "
+		         "as play@games.example.org (letters, digits, dots; no "
+		         "'+'), not '%.200s'", a);
+		return -1;
+	}
+	if (local > REPLY_BASE_LOCAL_MAX ||
+	    strlen(at + 1) > 254 - REPLY_LOCAL_MAX - 1) {
+		snprintf(why, cap, "reply_address '%.200s': its part before '@' "
+		         "may have at most %d characters, so that '+' and the "
+		         "%d-character reply token fit the %d that mail relays "
+		         "keep (and its domain at most %d)", a,
+		         REPLY_BASE_LOCAL_MAX, REPLY_TOKEN_LEN, REPLY_LOCAL_MAX,
+		         254 - REPLY_LOCAL_MAX - 1);
+		return -1;
+	}
+	return 0;
+}
+
 int conf_finish(conf *c, char *why, size_t cap)
 {
 	if (default_key_file(c, why, cap))
@@ -311,5 +357,7 @@ int conf_finish(conf *c, char *why, size_t cap)
 		snprintf(why, cap, "sendmail must name a program");
 		return -1;
 	}
+	if (check_reply(c, why, cap))
+		return -1;
 	return check_create(c, why, cap);
 }

@@ -23,6 +23,9 @@
  *	seat_mails_per_day = 3             (per recipient; 0: no limit)
  *	bot_rollouts = 2000                (games a bot plays out to choose
  *	                                   one move: the worker's)
+ *	reply_address = play@games.example.org  (default unset: moves by
+ *	                                   reply off; its part before '@'
+ *	                                   at most 13 bytes, reply.h)
  *
  * Every key has a default; conf_finish() checks the whole and derives the
  * path prefix of base_url.  Errors are one line for people, naming the
@@ -67,6 +70,7 @@ typedef struct conf {
 	int games_per_hour;                /* per client; 0: no limit */
 	int seat_mails_per_day;            /* per recipient; 0: no limit */
 	int bot_rollouts;                  /* per bot move */
+	char reply_address[CONF_URL_MAX + 1];  /* "" unless moves by reply */
 } conf;
 
 /* Fills c with the defaults (BT_DEFAULT_DB, BT_TEMPLATE_DIR...). */

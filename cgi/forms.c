@@ -6,6 +6,7 @@
 
 #include "describe.h"
 #include "forms.h"
+#include "menu.h"
 #include "offer.h"
 #include "vals.h"
 
@@ -20,20 +21,21 @@ typedef struct choice {
 	int seat;                   /* 1: a seat number, 0: a card */
 } choice;
 
-/* Per Ability kind: the form's action word, its button and its choices
- * (arg1, arg2); kinds without a row are plain "special" plays. */
+/* Per Ability kind: the form's action word and its choices (arg1,
+ * arg2); kinds without a row are plain "special" plays.  The buttons'
+ * words are words_action_name's, which the emails' menus say too. */
 static const struct {
-	const char *action, *button;
+	const char *action;
 	int nchoices;
 	choice c[FORMS_ARGS];
 } kinds[BT_KIND__MAX] = {
-	[BT_COVER_STORY] = { "special", NULL, 1,
+	[BT_COVER_STORY] = { "special", 1,
 		{ { "arg1", "Officer", 0 } } },
-	[BT_SCALE_BACK] = { "special", NULL, 1,
+	[BT_SCALE_BACK] = { "special", 1,
 		{ { "arg1", "Side Project", 0 } } },
-	[BT_HAND_OFF] = { "special", NULL, 2,
+	[BT_HAND_OFF] = { "special", 2,
 		{ { "arg1", "Card to give", 0 }, { "arg2", "to", 1 } } },
-	[BT_SENSOR_SWEEP] = { "look", "Look at the top of the Shift Deck", 0,
+	[BT_SENSOR_SWEEP] = { "look", 0,
 		{ { NULL, NULL, 0 } } },
 };
 
@@ -141,6 +143,7 @@ web_err forms_turn(web *w, const forms *f, out *o, int *count)
 {
 	static char note[OFFER_MAX];
 	const bt_game *g = &w->game.state;
+	char label[80];
 	web_err e = WEB_OK;
 
 	*count = 0;
@@ -148,12 +151,14 @@ web_err forms_turn(web *w, const forms *f, out *o, int *count)
 		form_spec s = { 0 };
 		if (f->legal[i].verb == BT_WORK) {
 			offer_work(g, f->seat, note, sizeof note);
-			s = (form_spec){ "work", NULL, "Get to work",
+			s = (form_spec){ "work", NULL, words_action_name(
+			                 BT_WORK, BT_NO_CARD, label, sizeof label),
 			                 "work primary", note, "" };
 		} else if (f->legal[i].verb == BT_LOG) {
 			offer_log(g, note, sizeof note);
-			s = (form_spec){ "log", NULL, "Log the completed "
-			                 "assignment", "log primary", note, "" };
+			s = (form_spec){ "log", NULL, words_action_name(
+			                 BT_LOG, BT_NO_CARD, label, sizeof label),
+			                 "log primary", note, "" };
 		} else {
 			continue;
 		}
@@ -209,17 +214,15 @@ web_err forms_card(web *w, const forms *f, bt_card c, out *o, int *any)
 		legal = f->legal[i].card == c;
 	if (!legal)
 		return WEB_OK;
-	snprintf(label, sizeof label, "Play %s", k->name);
+	words_action_name(k->type == BT_TYPE_SIDE ? BT_SIDE : BT_SPECIAL, c,
+	                  label, sizeof label);
 	offer_card(&w->game.state, c, note, sizeof note);
 	s.note = note[0] ? note : NULL;
 	out_reset(&w->frag[2]);
 	if (k->type == BT_TYPE_SIDE) {
 		s.action = "side";
-		s.label = "Start this Side Project";
 	} else if (kinds[k->kind].action) {
 		s.action = kinds[k->kind].action;
-		if (kinds[k->kind].button)
-			s.label = kinds[k->kind].button;
 		for (int j = 0; j < kinds[k->kind].nchoices && !e; j++) {
 			const choice *ch = &kinds[k->kind].c[j];
 			collect(w, f, c, j, ch, &op);

@@ -49,7 +49,8 @@ web_err page_again(web *w)
 		return WEB_ILLEGAL;
 	}
 	/* do it */
-	again_mail am = { { w->st, &w->keys, w->cf->base_url }, w->game.id };
+	again_mail am = { { .st = w->st, .keys = &w->keys,
+	                    .base_url = w->cf->base_url }, w->game.id };
 	if (store_rematch(w->st, w->game.id, seat_mail, &am, id, NULL,
 	                  &err) != STORE_OK ||
 	    store_load(w->st, id, &ng, &err) != STORE_OK) {

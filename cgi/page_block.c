@@ -39,7 +39,8 @@ static const char *guard(web *w)
 web_err page_block(web *w)
 {
 	char self[WEB_URL_MAX + 3 * STORE_EMAIL_MAX];   /* all escapes */
-	compose_ctx c = { w->st, &w->keys, w->cf->prefix };
+	compose_ctx c = { .st = w->st, .keys = &w->keys,
+	                  .base_url = w->cf->prefix };
 	const char *address;
 	store_error err;
 	vals v;

@@ -441,7 +441,8 @@ web_err page_create(web *w)
 	vals v;
 	tmpl_data d;
 
-	compose_ctx mail = { w->st, &w->keys, w->cf->base_url };
+	compose_ctx mail = { .st = w->st, .keys = &w->keys,
+	                     .base_url = w->cf->base_url };
 
 	/* guard: the create mode and its code */
 	if (create_refused(w, &e))

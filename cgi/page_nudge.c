@@ -24,9 +24,13 @@ static web_err refuse(web *w, const char *why)
 static web_err send(web *w, int seat, int seq)
 {
 	static store_mail m;
-	compose_ctx c = { w->st, &w->keys, w->cf->base_url };
+	compose_ctx c = { .st = w->st, .keys = &w->keys,
+	                  .base_url = w->cf->base_url };
 	store_error err;
-	int n = compose_nudge(&c, &w->game, seat, &m);
+	int n;
+
+	compose_reply_address(&c, w->cf->reply_address);   /* checked */
+	n = compose_nudge(&c, &w->game, seat, &m);
 
 	if (n < 0) {
 		web_log(w, __func__, "game %s: the nudge could not be composed",

@@ -18,7 +18,8 @@
 
 web_err page_standin(web *w)
 {
-	compose_ctx c = { w->st, &w->keys, w->cf->base_url };
+	compose_ctx c = { .st = w->st, .keys = &w->keys,
+	                  .base_url = w->cf->base_url };
 	store_error err;
 	web_err e;
 	int seat, seq, started = 0;

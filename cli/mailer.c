@@ -192,7 +192,7 @@ static int run(const conf *c, store *s, const token_keys *k, int once)
 	botturn t = {
 		.st = s,
 		.db = c->db,
-		.compose = { s, k, c->base_url },
+		.compose = { .st = s, .keys = k, .base_url = c->base_url },
 		.budget = { c->bot_rollouts, 0, 0 },
 		.log = stderr,
 		.lock_fd = -1,
@@ -200,7 +200,7 @@ static int run(const conf *c, store *s, const token_keys *k, int once)
 	mailer m = {
 		.st = s,
 		.db = c->db,
-		.compose = { s, k, c->base_url },
+		.compose = { .st = s, .keys = k, .base_url = c->base_url },
 		.mail_from = c->mail_from,
 		.send = { c->sendmail, c->mail_dir, c->mail_timeout },
 		.poll = c->mail_poll,
@@ -216,6 +216,9 @@ static int run(const conf *c, store *s, const token_keys *k, int once)
 	char why[CONF_PATH_MAX + 128];
 	int rc;
 
+	/* reminders and bot moves ask seats to move too: the same menu */
+	compose_reply_address(&t.compose, c->reply_address);
+	compose_reply_address(&m.compose, c->reply_address);
 	if (mailer_open(&m, why, sizeof why) != 0 ||
 	    botturn_open(&t, why, sizeof why) != 0) {
 		fprintf(stderr, "buffertime mailer: %s\n", why);

@@ -45,8 +45,8 @@ static const char *const sql_text[SQL__MAX] = {
 		" WHERE id = ?1 AND seq = ?2",
 	[SQL_OUTBOX_INSERT] =
 		"INSERT INTO outbox (game, seat, recipient, subject, body,"
-		" created, next_attempt, kind)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7)",
+		" created, next_attempt, kind, reply_to)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8)",
 	[SQL_SEAT_REVOKE] =
 		"UPDATE seats SET token_gen = token_gen + 1"
 		" WHERE game = ?1 AND seat = ?2 RETURNING token_gen",
@@ -108,8 +108,8 @@ static const char *const sql_text[SQL__MAX] = {
 		"UPDATE games SET rematch = ?2 WHERE id = ?1 AND rematch = ''",
 	[SQL_OUTBOX_DUE] =
 		"SELECT id, game, seat, kind, recipient, subject, body,"
-		" created, attempts, next_attempt, last_error, sent, dropped"
-		" FROM outbox WHERE sent IS NULL AND dropped IS NULL"
+		" created, attempts, next_attempt, last_error, sent, dropped,"
+		" reply_to FROM outbox WHERE sent IS NULL AND dropped IS NULL"
 		" AND next_attempt <= ?1 ORDER BY id LIMIT 1",
 	[SQL_OUTBOX_CLAIM] =
 		"UPDATE outbox SET attempts = attempts + 1, next_attempt = ?2"
@@ -124,8 +124,8 @@ static const char *const sql_text[SQL__MAX] = {
 		" WHERE sent IS NULL AND dropped IS NULL",
 	[SQL_OUTBOX_LIST] =
 		"SELECT id, game, seat, kind, recipient, subject, body,"
-		" created, attempts, next_attempt, last_error, sent, dropped"
-		" FROM outbox WHERE ?1 = 2 OR (sent IS NULL AND dropped IS NULL"
+		" created, attempts, next_attempt, last_error, sent, dropped,"
+		" reply_to FROM outbox WHERE ?1 = 2 OR (sent IS NULL AND dropped IS NULL"
 		" AND (?1 = 0 OR last_error <> '')) ORDER BY id",
 	[SQL_OUTBOX_RETRY] =
 		"UPDATE outbox SET next_attempt = ?2 WHERE (?1 = 0 OR id = ?1)"

@@ -130,6 +130,18 @@ void sql_rollback(store *s);
  * NUL-terminated); -1 if it did not fit. */
 int sql_column_text(sqlite3_stmt *st, int col, char *buf, size_t cap);
 
+/* The insides of store_append_as, store_sweep_begin and store_chat_add,
+ * for a caller that holds the transaction (store_reply.c).  The append
+ * leaves the state before it in s->scratch. */
+store_rc sql_append_locked(store *s, const char *id, int expected_seq,
+                           const bt_action *a, const char *made_by,
+                           store_mail_fn fn, void *ctx, bt_game *next,
+                           store_error *err);
+store_rc sql_sweep_locked(store *s, const char *id, int expected_seq,
+                          int seat, bt_card card, store_error *err);
+store_rc sql_chat_locked(store *s, const char *id, int seat,
+                         const char *text, store_error *err);
+
 /* store_load(), but replayed from the seed even if a snapshot is there. */
 store_rc store_load_replayed(store *s, const char *id, store_game *out,
                              store_error *err);

@@ -21,6 +21,7 @@ static const char *const rc_names[] = {
 	[STORE_INVALID] = "invalid",
 	[STORE_LIMITED] = "limited",
 	[STORE_FULL] = "disk full",
+	[STORE_DUPLICATE] = "duplicate",
 	[STORE_ERROR] = "error",
 };
 

@@ -29,6 +29,7 @@ typedef enum store_rc {
 	STORE_INVALID,     /* a bad argument (names, emails, counts) */
 	STORE_LIMITED,     /* too soon: a rate limit (chat, nudges) */
 	STORE_FULL,        /* the disk is full: nothing written; try later */
+	STORE_DUPLICATE,   /* that email was handled before: nothing done */
 	STORE_ERROR        /* any other failure (I/O, out of memory) */
 } store_rc;
 
@@ -203,6 +204,7 @@ typedef struct store_mail {
 	char to[STORE_EMAIL_MAX + 1];
 	char subject[200];
 	char body[8192];
+	char reply_to[STORE_EMAIL_MAX + 1]; /* "" if none (reply.h) */
 } store_mail;
 
 /*
@@ -237,6 +239,36 @@ store_rc store_sweep_begin(store *s, const char *id, int expected_seq,
 /* Queues one email outside any move (e.g. the links of a new game).
  * Every email of the store goes through here: one to an address on the
  * block list (store_block_add) is not queued, and that is STORE_OK. */
+/*
+ * A reply to one of our emails (play by reply, mail/inbound_act.c): what
+ * it does, done in one transaction with its Message-ID, so the same
+ * email delivered twice does it once (STORE_DUPLICATE the second time,
+ * nothing done).  In order: each say line goes to the table talk as the
+ * seat's (lines over the table's rate limit are dropped and not
+ * counted in *said); then the move (as store_append, the game at
+ * expected_seq, with mail_fn's emails) or the look (as
+ * store_sweep_begin); then the answer is queued.  Any of them may be
+ * absent.  A refused move or look (STORE_CONFLICT, STORE_ILLEGAL) undoes
+ * it all, the Message-ID too, so the caller can answer otherwise.
+ */
+enum { STORE_REPLY_SAYS = 8, STORE_MESSAGE_ID_MAX = 255 };
+typedef struct store_reply {
+	const char *message_id;        /* required, 1..STORE_MESSAGE_ID_MAX */
+	const char *game;              /* the game it is about, or "" */
+	int seat;                      /* the seat it speaks for, or 0 */
+	const char *outcome;           /* one word, kept for the admin */
+	const char *says[STORE_REPLY_SAYS];
+	int n_says;
+	int expected_seq;              /* for a move or a look */
+	const bt_action *move;         /* or NULL */
+	bt_card look;                  /* a Sensor Sweep card, or BT_NO_CARD */
+	store_mail_fn mail_fn;         /* the move's emails (may be NULL) */
+	void *mail_ctx;
+	const store_mail *answer;      /* queued last, or NULL */
+} store_reply;
+store_rc store_take_reply(store *s, const store_reply *r, int *said,
+                          store_error *err);
+
 store_rc store_queue_mail(store *s, const char *id, const store_mail *m,
                           store_error *err);
 
@@ -404,6 +436,7 @@ typedef struct store_outmail {
 	int64_t next_attempt;
 	int64_t sent, dropped;              /* 0: not (yet) */
 	char last_error[256];
+	char reply_to[STORE_EMAIL_MAX + 1]; /* "" if none */
 } store_outmail;
 
 /*

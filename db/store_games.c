@@ -326,10 +326,10 @@ static store_rc queue_mails(store *s, const store_game *before,
 
 /* The append's work inside its transaction: the line, the state, the
  * emails, and the next seat's turn as a job if a bot plays it. */
-static store_rc append_locked(store *s, const char *id, int expected_seq,
-                              const bt_action *a, const char *made_by,
-                              store_mail_fn fn, void *ctx, bt_game *next,
-                              store_error *err)
+store_rc sql_append_locked(store *s, const char *id, int expected_seq,
+                           const bt_action *a, const char *made_by,
+                           store_mail_fn fn, void *ctx, bt_game *next,
+                           store_error *err)
 {
 	store_game *before = s->scratch;
 	char line[BT_ACTION_TEXT_MAX];
@@ -394,8 +394,8 @@ store_rc store_append_as(store *s, const char *id, int expected_seq,
 		                  "person, a bot or a stand-in");
 	if ((rc = sql_begin(s, err)))
 		return rc;
-	rc = append_locked(s, id, expected_seq, a, made_by, mail_fn, ctx,
-	                   &next, err);
+	rc = sql_append_locked(s, id, expected_seq, a, made_by, mail_fn, ctx,
+	                       &next, err);
 	if (rc == STORE_OK)
 		rc = sql_commit(s, err);
 	else
@@ -505,8 +505,8 @@ static bt_action sweep_as_is(const bt_game *g, int seat, bt_card card)
 	return a;
 }
 
-static store_rc sweep_locked(store *s, const char *id, int expected_seq,
-                             int seat, bt_card card, store_error *err)
+store_rc sql_sweep_locked(store *s, const char *id, int expected_seq,
+                          int seat, bt_card card, store_error *err)
 {
 	store_game *g = s->scratch;
 	bt_error gerr;
@@ -550,7 +550,7 @@ store_rc store_sweep_begin(store *s, const char *id, int expected_seq,
 		                  "Sweep card");
 	if ((rc = sql_begin(s, err)))
 		return rc;
-	rc = sweep_locked(s, id, expected_seq, seat, card, err);
+	rc = sql_sweep_locked(s, id, expected_seq, seat, card, err);
 	if (rc == STORE_OK)
 		return sql_commit(s, err);
 	sql_rollback(s);
@@ -575,6 +575,7 @@ store_rc store_queue_mail(store *s, const char *id, const store_mail *m,
 	sql_bind_text(st, 5, m->body, -1);
 	sqlite3_bind_int64(st, 6, store_now());
 	sql_bind_text(st, 7, m->kind, -1);
+	sql_bind_text(st, 8, m->reply_to, -1);
 	int rc = sql_run(s, SQL_OUTBOX_INSERT);
 	return rc == SQLITE_DONE ? STORE_OK
 	                         : store_sqlite_fail(s, rc, "queueing an email", err);

@@ -139,8 +139,8 @@ store_rc store_walk(store *s, const store_game *g, int upto,
 
 /* ---- table talk --------------------------------------------------------- */
 
-static store_rc chat_locked(store *s, const char *id, int seat,
-                            const char *text, store_error *err)
+store_rc sql_chat_locked(store *s, const char *id, int seat,
+                         const char *text, store_error *err)
 {
 	int64_t now = store_now();
 	sqlite3_stmt *st = sql_get(s, SQL_CHAT_RECENT);
@@ -182,7 +182,7 @@ store_rc store_chat_add(store *s, const char *id, int seat,
 	if (rc == STORE_OK && (seat < 1 || seat > g->players))
 		rc = store_fail(err, STORE_NOT_FOUND, "no seat %d", seat);
 	if (rc == STORE_OK)
-		rc = chat_locked(s, id, seat, text, err);
+		rc = sql_chat_locked(s, id, seat, text, err);
 	if (rc == STORE_OK)
 		return sql_commit(s, err);
 	sql_rollback(s);

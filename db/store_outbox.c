@@ -36,6 +36,7 @@ static void read_row(sqlite3_stmt *st, store_outmail *m)
 	sql_column_text(st, 10, m->last_error, sizeof m->last_error);
 	m->sent = sqlite3_column_int64(st, 11);
 	m->dropped = sqlite3_column_int64(st, 12);
+	sql_column_text(st, 13, m->reply_to, sizeof m->reply_to);
 }
 
 static store_rc claim_locked(store *s, int64_t now, store_outmail *out,

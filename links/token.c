@@ -27,7 +27,8 @@ enum {
 	SUBKEY_SEAT = 1,
 	SUBKEY_CSRF = 2,
 	SUBKEY_LINK = 3,     /* + token_kind */
-	SUBKEY_BLOCK = 64    /* past any token_kind the links may add */
+	SUBKEY_BLOCK = 64,   /* past any token_kind the links may add */
+	SUBKEY_REPLY = 65    /* reply.h */
 };
 
 _Static_assert(TOKEN_KEY_BYTES == crypto_kdf_KEYBYTES, "kdf key size");
@@ -70,6 +71,8 @@ void token_keys_derive(const unsigned char master[TOKEN_KEY_BYTES],
 		                           "btlink__", master);
 	crypto_kdf_derive_from_key(k->block, sizeof k->block, SUBKEY_BLOCK,
 	                           "btblock_", master);
+	crypto_kdf_derive_from_key(k->reply, sizeof k->reply, SUBKEY_REPLY,
+	                           "btreply_", master);
 }
 
 void token_keys_wipe(token_keys *k)

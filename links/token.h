@@ -64,6 +64,7 @@ typedef struct token_keys {
 	unsigned char csrf[TOKEN_KEY_BYTES];
 	unsigned char link[TOKEN_KIND__MAX][TOKEN_KEY_BYTES];
 	unsigned char block[TOKEN_KEY_BYTES];   /* block_key_make */
+	unsigned char reply[TOKEN_KEY_BYTES];   /* reply.h: reply addresses */
 } token_keys;
 
 /* Loads the server key from path, or, if no file exists there, creates it

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "compose.h"
+#include "compose_menu.h"
 #include "describe.h"
 #include "utf8.h"
 
@@ -363,6 +364,19 @@ static int letter_close(letter *l)
 	return l->t.over ? -1 : 1;
 }
 
+/* The letter's result (letter_close's), with the menu of seat inserted
+ * at byte at when replies are on (compose_menu.h). */
+static int with_menu(const compose_ctx *c, const store_game *g,
+                     const bt_game *s, int seat, int seq, store_mail *m,
+                     size_t at, int closed)
+{
+	int sweep = s == &g->state && g->sweep_card != BT_NO_CARD;
+
+	if (closed < 0)
+		return closed;
+	return compose_menu(c, g, s, seat, seq, sweep, m, at) ? -1 : closed;
+}
+
 /* ---- what happened: moves and table talk ---------------------------------- */
 
 /* The newest moves and messages one seat reads about (R10: told as that
@@ -538,6 +552,7 @@ static int mail_turn(const compose_ctx *c, const store_game *g,
                      const bt_game *after, const bt_action *a, int seat,
                      story *s, store_mail *m)
 {
+	size_t at;
 	letter l;
 
 	s->after_seat = seat;
@@ -553,8 +568,11 @@ static int mail_turn(const compose_ctx *c, const store_game *g,
 	put_moves(&l, s);
 	put_talk(&l, s, "since then");
 	totals(&l.t, after);
+	at = l.t.len;
 	seat_link(&l);
-	return letter_close(&l);
+	/* the move makes the game's seq one more */
+	return with_menu(c, g, after, seat, g->seq + 1, m, at,
+	                 letter_close(&l));
 }
 
 /* Another's move, for "every": the move, the talk since the move
@@ -672,6 +690,7 @@ int compose_reminder(void *ctx, const store_game *g, int nth,
 {
 	const compose_ctx *c = ctx;
 	int seat = g ? to_move(&g->state) : 0;
+	size_t at;
 	letter l;
 
 	if (!c || !seat || !reachable(g, seat))
@@ -685,8 +704,10 @@ int compose_reminder(void *ctx, const store_game *g, int nth,
 	if (nth >= 2)
 		put(&l.t, "This is the last reminder for this turn.\n");
 	totals(&l.t, &g->state);
+	at = l.t.len;
 	seat_link(&l);
-	return letter_close(&l);
+	return with_menu(c, g, &g->state, seat, g->seq, out, at,
+	                 letter_close(&l));
 }
 
 int compose_nudge(const compose_ctx *c, const store_game *g, int from_seat,
@@ -694,6 +715,7 @@ int compose_nudge(const compose_ctx *c, const store_game *g, int from_seat,
 {
 	int seat = g ? to_move(&g->state) : 0;
 	char n[48], short_name[CREW_NAME + 4];
+	size_t at;
 	letter l;
 
 	if (!c || !seat || seat == from_seat || !reachable(g, seat))
@@ -708,8 +730,10 @@ int compose_nudge(const compose_ctx *c, const store_game *g, int from_seat,
 	put_wait(&l.t, store_now() - g->turn_since);
 	put(&l.t, ".\n");
 	totals(&l.t, &g->state);
+	at = l.t.len;
 	seat_link(&l);
-	return letter_close(&l);
+	return with_menu(c, g, &g->state, seat, g->seq, out, at,
+	                 letter_close(&l));
 }
 
 int compose_standin(void *ctx, const store_game *g, int seat,

@@ -2,7 +2,7 @@
  * compose.h - the words of every email the game sends: plain UTF-8 text
  * into a store_mail (recipient, subject, body, kind), ready to queue.
  * Headers (Date, Message-ID, List-Unsubscribe) are the mailer's, added
- * when a message is sent (message.h).
+ * when a message is sent (message.h); Reply-To is the row's reply_to.
  *
  * Who gets what (one email per seat per move at most; nobody about
  * their own move, but everyone gets the result; a seat with no address
@@ -24,14 +24,33 @@
 #ifndef BT_COMPOSE_H
 #define BT_COMPOSE_H
 
+#include "reply.h"
 #include "store.h"
 #include "token.h"
+
+enum {
+	COMPOSE_REPLY_DAYS = 30    /* a reply address works this long */
+};
 
 typedef struct compose_ctx {
 	store *st;                 /* history and table talk come from here */
 	const token_keys *keys;    /* seat links, feed and unsubscribe keys */
 	const char *base_url;      /* "https://example.org/bt/": ends in '/' */
+	/* Moves by reply (the reply_address setting, compose_reply_address):
+	 * "" if off.  When on, the emails that ask a seat to move (turn,
+	 * reminder, nudge) list its actions as a menu with mailto: links,
+	 * and their Reply-To is LOCAL+TOKEN@DOMAIN (reply.h) for the seat
+	 * and the game's seq, expiring COMPOSE_REPLY_DAYS after now_day. */
+	char reply_local[REPLY_BASE_LOCAL_MAX + 1];
+	char reply_domain[STORE_EMAIL_MAX + 1];
+	int64_t now_day;           /* UTC day number; 0: store_now()'s */
 } compose_ctx;
+
+/* Turns replies on with reply_address ("play@games.example.org"; "" or
+ * NULL turns them off).  0, or -1 (replies off) if it is no plain
+ * address or its local part leaves no room for "+" and the token within
+ * 64 bytes (conf_finish refuses such a setting first). */
+int compose_reply_address(compose_ctx *c, const char *reply_address);
 
 /* A store_mail_fn for store_append (ctx is a compose_ctx): the emails
  * the move a causes. */

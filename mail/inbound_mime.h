@@ -15,10 +15,7 @@
 
 #include <stddef.h>
 
-/* Our own loop header: a later step puts it on every outgoing email, so
- * an echo of one of ours (a forward rule, a broken autoresponder) is
- * seen as automatic. */
-#define INBOUND_LOOP_HEADER "X-Buffertime-Loop"
+#include "loop.h"      /* INBOUND_LOOP_HEADER */
 
 enum {
 	INBOUND_RAW_MAX = 1024 * 1024,  /* bytes of a whole message */

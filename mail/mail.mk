@@ -2,6 +2,7 @@
 # emails, their headers, sending them) and the mailer's tests.
 mail_libmail_a_SOURCES = \
 	mail/compose.c mail/compose.h \
+	mail/compose_menu.c mail/compose_menu.h mail/loop.h \
 	mail/message.c mail/message.h \
 	mail/send.c mail/send.h \
 	mail/mailer.c mail/mailer.h mail/courier.c mail/courier.h
@@ -23,6 +24,14 @@ tests_check_mail_CFLAGS = $(STORE_TEST_CFLAGS) $(WORDS_CFLAGS) \
 	-I$(top_srcdir)/mail
 tests_check_mail_LDADD = $(MAIL_LIBS) $(CHECK_LIBS)
 UNIT_TESTS += tests/check_mail
+
+# Moves by reply (issue 12): the menu, its links, Reply-To, Message-ID.
+tests_check_compose_menu_SOURCES = tests/check_compose_menu.c \
+	tests/fixture.c tests/fixture.h
+tests_check_compose_menu_CFLAGS = $(STORE_TEST_CFLAGS) $(WORDS_CFLAGS) \
+	-I$(top_srcdir)/mail -I$(top_srcdir)/cgi
+tests_check_compose_menu_LDADD = $(MAIL_LIBS) $(CHECK_LIBS)
+UNIT_TESTS += tests/check_compose_menu
 
 # Helpers of the shell tests and the benchmark: an outbox filler that
 # plays real moves, and the fastest fake sendmail.

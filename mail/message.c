@@ -9,7 +9,9 @@
 
 #include <sodium.h>
 
+#include "loop.h"
 #include "message.h"
+#include "reply.h"
 #include "utf8.h"
 
 enum {
@@ -148,14 +150,36 @@ static int game_id_ok(const char *g)
 	return 1;
 }
 
+/* The token of a reply_to "LOCAL+TOKEN@DOMAIN" (a plain address) and
+ * its domain; 0, or -1 if it has none. */
+static int reply_parts(const char *reply_to, const char **tok,
+                       const char **domain)
+{
+	const char *at = strchr(reply_to, '@'), *plus;
+
+	if (!msg_addr_ok(reply_to) || !(plus = strchr(reply_to, '+')) ||
+	    plus > at || at - plus - 1 != REPLY_TOKEN_LEN)
+		return -1;
+	for (const char *p = plus + 1; p < at; p++)
+		if (!is_alnum((unsigned char)*p))
+			return -1;
+	*tok = plus + 1;
+	*domain = at + 1;
+	return 0;
+}
+
 int msg_id(const store_outmail *m, const char *from, char *buf, size_t cap)
 {
+	const char *tok, *domain;
 	int n;
 
 	if (!msg_addr_ok(from))
 		return -1;
 	const char *host = strchr(from, '@') + 1;
-	if (game_id_ok(m->game))
+	if (reply_parts(m->reply_to, &tok, &domain) == 0)
+		n = snprintf(buf, cap, "<r.%.*s.%lld@%s>", (int)REPLY_TOKEN_LEN,
+		             tok, (long long)m->id, domain);
+	else if (game_id_ok(m->game))
 		n = snprintf(buf, cap, "<bt.%lld.%s@%s>", (long long)m->id,
 		             m->game, host);
 	else
@@ -325,6 +349,8 @@ msg_rc msg_build(const store_outmail *m, const msg_env *env, char *buf,
 		return MSG_BAD_FROM;
 	if (!msg_addr_ok(m->to))
 		return MSG_BAD_TO;
+	if (m->reply_to[0] != '\0' && !msg_addr_ok(m->reply_to))
+		return MSG_BAD_REPLY_TO;
 	if (unsub != NULL && unsub[0] != '\0' && !url_ok(unsub))
 		return MSG_BAD_URL;
 	if (msg_date(env->date, date, sizeof date) ||
@@ -335,6 +361,8 @@ msg_rc msg_build(const store_outmail *m, const msg_env *env, char *buf,
 	header(&b, "Date", date);
 	header(&b, "From", from);
 	header(&b, "To", m->to);
+	if (m->reply_to[0] != '\0')
+		header(&b, "Reply-To", m->reply_to);
 	header(&b, "Subject", subject);
 	header(&b, "Message-ID", id);
 	if (unsub != NULL && unsub[0] != '\0') {
@@ -348,6 +376,7 @@ msg_rc msg_build(const store_outmail *m, const msg_env *env, char *buf,
 	header(&b, "Content-Type", "text/plain; charset=utf-8");
 	header(&b, "Content-Transfer-Encoding", "8bit");
 	header(&b, "Auto-Submitted", "auto-generated");
+	header(&b, INBOUND_LOOP_HEADER, strchr(env->from, '@') + 1);
 	put(&b, "\n", 1);
 	put_body(&b, m->body);
 	if (b.full) {
@@ -367,6 +396,7 @@ const char *msg_rc_text(msg_rc rc)
 	case MSG_BAD_TO: return "the recipient is not a plain address";
 	case MSG_BAD_URL: return "the unsubscribe URL is not plain";
 	case MSG_TOO_BIG: return "the message is too big";
+	case MSG_BAD_REPLY_TO: return "the Reply-To is not a plain address";
 	}
 	return "?";
 }

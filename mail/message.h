@@ -6,16 +6,23 @@
  *   Date                       the send (env->date), "+0000"
  *   From                       "Buffer Time <MAIL_FROM>"
  *   To                         the seat's address
+ *   Reply-To                   the row's reply_to, if it has one: the
+ *                              seat's signed reply address (reply.h)
  *   Subject                    as is if plain ASCII, else RFC 2047
  *                              encoded-words (UTF-8, base64), folded
  *   Message-ID                 <bt.OUTBOXID.GAMEID@HOST>, HOST being
  *                              MAIL_FROM's domain: the same on every
- *                              retry, so a resent message is seen as one
+ *                              retry, so a resent message is seen as one;
+ *                              with a reply_to LOCAL+TOKEN@DOMAIN,
+ *                              <r.TOKEN.OUTBOXID@DOMAIN>, so a reply to
+ *                              the bare address still names the seat in
+ *                              In-Reply-To and References
  *   List-Unsubscribe           <URL>, if the mail has a seat and a URL
  *   List-Unsubscribe-Post      List-Unsubscribe=One-Click (RFC 8058),
  *                              with List-Unsubscribe only
  *   MIME-Version, Content-Type (text/plain; charset=utf-8),
- *   Content-Transfer-Encoding (8bit), Auto-Submitted (auto-generated)
+ *   Content-Transfer-Encoding (8bit), Auto-Submitted (auto-generated),
+ *   X-Buffertime-Loop (MAIL_FROM's domain: loop.h)
  * then an empty line and the body.  Lines end in "\n" (sendmail and
  * mail folders take local line ends; SMTP makes them CRLF).
  *
@@ -54,7 +61,8 @@ typedef enum msg_rc {
 	MSG_BAD_FROM,        /* mail_from is not a plain address */
 	MSG_BAD_TO,          /* the recipient is not a plain address */
 	MSG_BAD_URL,         /* the unsubscribe URL has odd characters */
-	MSG_TOO_BIG          /* does not fit the buffer */
+	MSG_TOO_BIG,         /* does not fit the buffer */
+	MSG_BAD_REPLY_TO     /* the row's reply_to is not a plain address */
 } msg_rc;
 
 /*
@@ -80,7 +88,8 @@ int msg_addr_ok(const char *addr);
 int msg_date(int64_t t, char *buf, size_t cap);
 
 /* The Message-ID of m sent as from (<bt.ID.GAME@HOST>, <bt.ID@HOST>
- * without a game).  0, or -1 if from is no plain address. */
+ * without a game, <r.TOKEN.ID@DOMAIN> with a reply_to that carries a
+ * token).  0, or -1 if from is no plain address. */
 int msg_id(const store_outmail *m, const char *from, char *buf,
            size_t cap);
 

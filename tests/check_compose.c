@@ -51,7 +51,7 @@ static void setup(void)
 	st = fixture_open(path);
 	memset(master, 7, sizeof master);
 	token_keys_derive(master, &keys);
-	cc = (compose_ctx){ st, &keys, BASE };
+	cc = (compose_ctx){ .st = st, .keys = &keys, .base_url = BASE };
 	last_id = 0;
 	fixture_clock(T0);
 }

@@ -236,8 +236,49 @@ START_TEST(test_golden)
 		"Content-Type: text/plain; charset=utf-8\n"
 		"Content-Transfer-Encoding: 8bit\n"
 		"Auto-Submitted: auto-generated\n"
+		"X-Buffertime-Loop: example.org\n"
 		"\n"
 		"Hello\n");
+}
+END_TEST
+
+/* A row with a reply address: Reply-To, and a Message-ID that carries
+ * its token (for replies to the bare address); a reply_to that is not
+ * a plain address is refused, one without a token keeps bt. ids. */
+START_TEST(test_reply_to)
+{
+	static const char tok[] =
+		"bkewha7kztsvldg4ynd47cfnmtvaaaiaafgpt4qdzm4wyw5sgy";
+	store_outmail m;
+	msg_env e = env_of(unsub);
+	char want[200];
+	size_t len;
+
+	sample(&m);
+	snprintf(m.reply_to, sizeof m.reply_to, "play+%s@games.example.org",
+	         tok);
+	build_ok(&m, &e);
+	snprintf(want, sizeof want, "To: beckett@example.org\nReply-To: "
+	         "play+%s@games.example.org\nSubject: ", tok);
+	ck_assert_ptr_nonnull(strstr(msg, want));
+	snprintf(want, sizeof want, "\nMessage-ID: <r.%s.42@games.example.org>"
+	         "\n", tok);
+	ck_assert_ptr_nonnull(strstr(msg, want));
+	ck_assert_ptr_nonnull(strstr(msg, "\nX-Buffertime-Loop: example.org\n"));
+	ck_assert_int_eq(count_fields(msg), 13);
+	/* no token in it: a plain Reply-To, our usual Message-ID */
+	snprintf(m.reply_to, sizeof m.reply_to, "play@games.example.org");
+	build_ok(&m, &e);
+	ck_assert_ptr_nonnull(strstr(msg, "\nReply-To: play@games.example.org\n"));
+	ck_assert_ptr_nonnull(strstr(msg, "\nMessage-ID: <bt.42."));
+	/* header injection through the row */
+	snprintf(m.reply_to, sizeof m.reply_to, "a@b.org\nBcc: x@y.org");
+	ck_assert_int_eq(msg_build(&m, &e, msg, sizeof msg, &len),
+	                 MSG_BAD_REPLY_TO);
+	ck_assert_str_eq(msg, "");
+	snprintf(m.reply_to, sizeof m.reply_to, "Play <a@b.org>");
+	ck_assert_int_eq(msg_build(&m, &e, msg, sizeof msg, &len),
+	                 MSG_BAD_REPLY_TO);
 }
 END_TEST
 
@@ -253,7 +294,7 @@ START_TEST(test_variants)
 	m.seat = 0;
 	build_ok(&m, &e);
 	ck_assert(!has_field(msg, "List-Unsubscribe"));
-	ck_assert_int_eq(count_fields(msg), 9);
+	ck_assert_int_eq(count_fields(msg), 10);
 
 	sample(&m);
 	e.unsub_url = NULL;
@@ -271,7 +312,7 @@ START_TEST(test_variants)
 
 	sample(&m);
 	build_ok(&m, &e);
-	ck_assert_int_eq(count_fields(msg), 11);
+	ck_assert_int_eq(count_fields(msg), 12);
 	memcpy(first, msg, sizeof first);
 	e.date += 86400 * 3;   /* a retry, days later */
 	build_ok(&m, &e);
@@ -391,7 +432,7 @@ START_TEST(test_subject_injection)
 		snprintf(m.subject, sizeof m.subject, "%s", evil[i]);
 		build_ok(&m, &e);
 		ck_assert_msg(!has_field(msg, "Bcc:"), "case %d", i);
-		ck_assert_int_eq(count_fields(msg), 11);
+		ck_assert_int_eq(count_fields(msg), 12);
 		ck_assert_ptr_null(strchr(msg, '\r'));
 		ck_assert_ptr_nonnull(strstr(msg, "\nFrom: Buffer Time <buffer"
 		                                  "time@example.org>\n"));
@@ -637,7 +678,7 @@ START_TEST(test_fuzz)
 			continue;
 		}
 		built++;
-		ck_assert_int_eq(count_fields(msg), 11);
+		ck_assert_int_eq(count_fields(msg), 12);
 		ck_assert_ptr_null(memchr(msg, '\r', len));
 		ck_assert_uint_le(longest_line(msg), MSG_LINE_MAX);
 		ck_assert(!has_field(msg, "Bcc:"));
@@ -854,6 +895,7 @@ static Suite *mail_suite(void)
 	TCase *tc = tcase_create("message");
 
 	tcase_add_test(tc, test_golden);
+	tcase_add_test(tc, test_reply_to);
 	tcase_add_test(tc, test_variants);
 	tcase_add_loop_test(tc, test_date, 0, N(dates));
 	tcase_add_loop_test(tc, test_subject, 0, N(subjects));

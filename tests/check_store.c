@@ -141,8 +141,10 @@ START_TEST(test_store_migrates_from_every_older_version)
 		ck_assert_int_gt(bt_legal(&want, legal, BT_MAX_LEGAL), 0);
 		char line[64], sql[256];
 		ck_assert_int_gt(bt_action_format(&legal[0], line, sizeof line), 0);
-		snprintf(sql, sizeof sql, "INSERT INTO actions VALUES"
-		         " ('AAAAAAAAAAAAAAAAAAAAAA', 0, 1, '%s', 1)", line);
+		/* version 1's columns: later ones add some with defaults */
+		snprintf(sql, sizeof sql, "INSERT INTO actions (game, seq, seat,"
+		         " line, created) VALUES ('AAAAAAAAAAAAAAAAAAAAAA', 0, 1,"
+		         " '%s', 1)", line);
 		sql_exec(sql);
 		if (version >= 2)   /* from 0002 on, the program kept seq */
 			sql_exec("UPDATE games SET seq = 1");

@@ -166,7 +166,7 @@ static int play(store *s, const char *key_file, const char *base_url,
 		fprintf(stderr, "maildrive: %s\n", why);
 		return 1;
 	}
-	c.compose = (compose_ctx){ s, &k, base_url };
+	c.compose = (compose_ctx){ .st = s, .keys = &k, .base_url = base_url };
 	for (long i = 0; i < moves; i++) {
 		if (done && every_game(s, ++games, id) != 0)
 			return 1;

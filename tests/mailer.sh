@@ -115,7 +115,7 @@ iso() {
 	date -u -d "@$1" '+%Y-%m-%dT%H:%M:%SZ'
 }
 
-all_fields="Date From To Subject Message-ID List-Unsubscribe List-Unsubscribe-Post MIME-Version Content-Type Content-Transfer-Encoding Auto-Submitted "
+all_fields="Date From To Subject Message-ID List-Unsubscribe List-Unsubscribe-Post MIME-Version Content-Type Content-Transfer-Encoding Auto-Submitted X-Buffertime-Loop "
 
 # ---- every email once, in order, with every header ------------------------
 
@@ -144,6 +144,7 @@ for f in $(delivered); do
 		[ "$(hdr "$f" List-Unsubscribe-Post)" = "List-Unsubscribe=One-Click" ]
 	check "email $i: Content-Type" [ "$(hdr "$f" Content-Type)" = "text/plain; charset=utf-8" ]
 	check "email $i: Auto-Submitted" [ "$(hdr "$f" Auto-Submitted)" = "auto-generated" ]
+	check "email $i: X-Buffertime-Loop" [ "$(hdr "$f" X-Buffertime-Loop)" = "mail.example.org" ]
 	check "email $i: Subject not encoded" \
 		grep -q '^Subject: =?UTF-8?B?[A-Za-z0-9+/=]*?=$' "$f"
 	check "email $i: body" grep -qx "Email $i of 12." "$f"

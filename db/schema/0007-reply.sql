@@ -1,0 +1,4 @@
+-- 0007-reply: the Reply-To of an email that asks a seat to move, a
+-- signed address (links/reply.h) a reply by mail plays the seat through;
+-- '' for every other email.
+ALTER TABLE outbox ADD COLUMN reply_to TEXT NOT NULL DEFAULT '';
