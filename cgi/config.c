@@ -63,6 +63,8 @@ static const struct {
 	  CONF_ROLLOUTS_MAX },
 	{ "reply_address", CONF_TEXT, offsetof(conf, reply_address),
 	  sizeof(((conf *)0)->reply_address), 0, 0 },
+	{ "trust_authserv", CONF_TEXT, offsetof(conf, trust_authserv),
+	  sizeof(((conf *)0)->trust_authserv), 0, 0 },
 };
 
 enum { NKEYS = sizeof keys / sizeof keys[0], CONF_LINE_MAX = 2048 };

@@ -26,6 +26,11 @@
  *	reply_address = play@games.example.org  (default unset: moves by
  *	                                   reply off; its part before '@'
  *	                                   at most 13 bytes, reply.h)
+ *	trust_authserv = mx.example.org    (default unset: a reply moves
+ *	                                   only from the seat's address; set,
+ *	                                   also when this MTA's own
+ *	                                   Authentication-Results says
+ *	                                   dmarc=pass)
  *
  * Every key has a default; conf_finish() checks the whole and derives the
  * path prefix of base_url.  Errors are one line for people, naming the
@@ -71,6 +76,7 @@ typedef struct conf {
 	int seat_mails_per_day;            /* per recipient; 0: no limit */
 	int bot_rollouts;                  /* per bot move */
 	char reply_address[CONF_URL_MAX + 1];  /* "" unless moves by reply */
+	char trust_authserv[CONF_URL_MAX + 1]; /* our MTA's authserv-id, or "" */
 } conf;
 
 /* Fills c with the defaults (BT_DEFAULT_DB, BT_TEMPLATE_DIR...). */

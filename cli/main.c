@@ -24,6 +24,8 @@ static const struct {
 	                        " ... (mailer --help)" },
 	{ "worker", cmd_mailer, "worker ...: the mailer, by the name of what"
 	                        " it does too (bot turns)" },
+	{ "inbound", cmd_inbound, "inbound [--config FILE] [--db FILE] <EMAIL"
+	                          ": a reply, as an MTA delivers it" },
 };
 
 static int usage(FILE *to)

@@ -171,6 +171,10 @@ static const char *const sql_text[SQL__MAX] = {
 	[SQL_LIMIT_PRUNE] =
 		"DELETE FROM limit_events WHERE at <= ?1",
 	/* store_jobs.c */
+	[SQL_REPLY_CLAIM] =
+		"INSERT INTO replies (message_id, game, seat, outcome, created)"
+		" VALUES (?1, ?2, ?3, ?4, ?5)"
+		" ON CONFLICT (message_id) DO NOTHING",
 	[SQL_JOB_QUEUE] =
 		"INSERT INTO jobs (kind, game, seq, seat, created, due)"
 		" VALUES ('move', ?1, ?2, ?3, ?4, ?4)"

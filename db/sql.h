@@ -64,6 +64,8 @@ enum sql_stmt {
 	SQL_LIMIT_ADD,
 	SQL_LIMIT_PRUNE,
 	/* store_jobs.c */
+	/* store_reply.c */
+	SQL_REPLY_CLAIM,
 	SQL_JOB_QUEUE,
 	SQL_JOB_CLAIM,
 	SQL_JOB_DONE,

@@ -51,7 +51,7 @@ bench_fake_sendmail_LDFLAGS =
 # and random kills.
 dist_check_SCRIPTS += tests/mailer.sh tests/mta.sh tests/mailkill.sh
 TESTS += tests/mailer.sh tests/mta.sh tests/mailkill.sh
-EXTRA_DIST += tests/fake-sendmail bench/mailer.sh
+EXTRA_DIST += tests/fake-sendmail bench/mailer.sh bench/inbound.sh
 
 # Received email (issue 12): a reply's raw bytes as facts and commands;
 # pure parsing, no store. GMime reads the MIME, libxml2 the HTML.
@@ -62,6 +62,7 @@ mail_libinbound_a_SOURCES = \
 	mail/inbound_text.c mail/inbound_text.h \
 	mail/inbound_reply.c mail/inbound_reply.h
 mail_libinbound_a_CFLAGS = $(AM_CFLAGS) $(GMIME_CFLAGS) $(XML_CFLAGS) \
+	$(SODIUM_CFLAGS) $(SQLITE_CFLAGS) -I$(top_srcdir)/db \
 	$(WORDS_CFLAGS) -I$(top_srcdir)/mail
 INBOUND_LIBS = mail/libinbound.a words/libwords.a $(GMIME_LIBS) $(XML_LIBS)
 
@@ -72,3 +73,25 @@ tests_check_inbound_CFLAGS = $(TEST_CFLAGS) $(GMIME_CFLAGS) \
 	$(WORDS_CFLAGS) -I$(top_srcdir)/mail
 tests_check_inbound_LDADD = $(INBOUND_LIBS) $(CHECK_LIBS)
 UNIT_TESTS += tests/check_inbound
+
+# Replies acted on (buffertime inbound): the token, the sender, the
+# move, the answer (mail/inbound_act.c, inbound_answer.c), and its tests
+# on a real SQLite file.
+mail_libinbound_a_SOURCES += mail/inbound_act.c mail/inbound_act.h \
+	mail/inbound_answer.c mail/inbound_answer.h
+buffertime_SOURCES += cli/inbound.c
+tests_check_inbound_act_SOURCES = tests/check_inbound_act.c \
+	tests/fixture.c tests/fixture.h
+tests_check_inbound_act_CFLAGS = $(STORE_TEST_CFLAGS) $(WORDS_CFLAGS) \
+	-I$(top_srcdir)/mail
+tests_check_inbound_act_LDADD = $(INBOUND_LIBS) $(MAIL_LIBS) $(CHECK_LIBS)
+UNIT_TESTS += tests/check_inbound_act
+
+# Replies under SIGKILL and MTA retries: none lost, none done twice.
+check_PROGRAMS += tests/replydrive
+tests_replydrive_SOURCES = tests/replydrive.c
+tests_replydrive_CFLAGS = $(STORE_TEST_CFLAGS) $(WORDS_CFLAGS) \
+	-I$(top_srcdir)/bots
+tests_replydrive_LDADD = bots/libbots.a $(WORDS_LIBS) $(LIBM)
+dist_check_SCRIPTS += tests/inboundkill.sh
+TESTS += tests/inboundkill.sh

@@ -1,0 +1,209 @@
+/*
+ * inbound_answer.c - the answers to replies: short, plain, and always
+ * with the way on (the menu again, or the table's link).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "describe.h"
+#include "inbound_answer.h"
+#include "utf8.h"
+
+static void put(inbound_job *j, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+/* Appends to the answer's body; a body that would overflow is cut at a
+ * character boundary (the link comes early, so it survives). */
+static void put(inbound_job *j, const char *fmt, ...)
+{
+	char *body = j->answer.body;
+	size_t len = strlen(body), cap = sizeof j->answer.body;
+	va_list ap;
+
+	if (len + 1 >= cap)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(body + len, cap - len, fmt, ap);
+	va_end(ap);
+	utf8_cut_valid(body);
+}
+
+/* Starts the answer: to the seat's address, "Re: " the reply's subject. */
+static void begin(inbound_job *j)
+{
+	store_mail *m = &j->answer;
+	const char *subject = j->msg.subject[0] ? j->msg.subject
+	                                        : "Buffer Time";
+	int re = strncasecmp(subject, "re:", 3) == 0;
+
+	memset(m, 0, sizeof *m);
+	m->seat = j->tok.seat;
+	snprintf(m->kind, sizeof m->kind, "answer");
+	snprintf(m->to, sizeof m->to, "%s", j->g.seats[j->tok.seat - 1].email);
+	snprintf(m->subject, sizeof m->subject, "%s%.190s", re ? "" : "Re: ",
+	         subject);
+	utf8_cut_valid(m->subject);
+	for (char *p = m->subject; *p; p++)
+		if ((unsigned char)*p < 0x20)
+			*p = ' ';
+}
+
+static void put_link(inbound_job *j)
+{
+	char url[512];
+
+	if (compose_seat_url(j->c->compose, &j->g, j->tok.seat, url,
+	                     sizeof url) == 0)
+		put(j, "\nThe table: %s\n", url);
+}
+
+static const char *name_of(inbound_job *j, int seat, char *buf, size_t cap)
+{
+	return describe_seat(&j->g, seat, buf, cap);
+}
+
+/* The seat's menu, numbered, as the turn email has it. */
+static void put_menu(inbound_job *j)
+{
+	const char *names[BT_MAX_PLAYERS] = { 0 };
+
+	for (int s = 1; s <= j->g.players; s++)
+		names[s - 1] = j->g.seats[s - 1].name[0]
+		               ? j->g.seats[s - 1].name : NULL;
+	if (menu_build(&j->g.state, j->tok.seat, names, &j->menu) < 0)
+		return;
+	put(j, "\nWhat you can do now:\n");
+	for (int i = 0; i < j->menu.n; i++) {
+		const menu_item *it = &j->menu.item[i];
+		put(j, "%d. %s\n", i + 1, it->name);
+		if (it->offer[0])
+			put(j, "   %s\n", it->offer);
+	}
+	put(j, "\nReply with the number, or the words (for example: 1). "
+	       "Lines starting say: go to the table.\n");
+}
+
+int answer_done(inbound_job *j, const bt_action *a)
+{
+	bt_game after = j->g.state;
+	bt_error gerr;
+	char what[DESCRIBE_MAX], name[64];
+
+	if (bt_apply(&after, a, &gerr)) {
+		snprintf(j->why, sizeof j->why, "%s", gerr.why);
+		return -1;
+	}
+	describe_action(&j->g.state, &after, a, &j->g, j->tok.seat, what,
+	                sizeof what);
+	begin(j);
+	put(j, "Done: %s.\n", what);
+	if (after.status == BT_PLAYING)
+		put(j, "Next: %s.\n", after.turn == j->tok.seat ? "you again"
+		    : name_of(j, after.turn, name, sizeof name));
+	put_link(j);
+	return 0;
+}
+
+void answer_illegal(inbound_job *j)
+{
+	begin(j);
+	put(j, "That move cannot be made now: %s. Nothing was done.\n",
+	    j->why[0] ? j->why : "the rules do not allow it");
+	put_link(j);
+	put_menu(j);
+}
+
+void answer_look(inbound_job *j, bt_card card)
+{
+	const bt_pile *deck = &j->g.state.shift_deck;
+	int k = deck->n < BT_SWEEP_CARDS ? deck->n : BT_SWEEP_CARDS;
+	char c[DESCRIBE_MAX];
+
+	begin(j);
+	put(j, "You played %s. Only you see these cards, the top of the "
+	       "Shift Deck, top first:\n", bt_card_get(card)->name);
+	for (int i = 0; i < k; i++) {
+		describe_card(deck->c[deck->n - 1 - i], c, sizeof c);
+		put(j, "%d. %s\n", i + 1, c);
+	}
+	put(j, "\nReply with the order to put them back in, top first: for "
+	       "example \"order %s\".\n", k == 3 ? "3 1 2" : k == 2 ? "2 1"
+	                                                          : "1");
+	put_link(j);
+}
+
+void answer_order_again(inbound_job *j)
+{
+	const bt_pile *deck = &j->g.state.shift_deck;
+	int k = deck->n < BT_SWEEP_CARDS ? deck->n : BT_SWEEP_CARDS;
+
+	answer_look(j, j->g.sweep_card);
+	put(j, "\n(Your reply did not give an order of the %d cards: write "
+	       "each number once, like the example.)\n", k);
+}
+
+void answer_not_understood(inbound_job *j, int why)
+{
+	begin(j);
+	if (why == -2)
+		put(j, "Your words \"%s\" fit more than one move: reply with "
+		       "its number instead. Nothing was done.\n",
+		    j->reply.words);
+	else if (j->reply.move)
+		put(j, "There is no move %d. Nothing was done.\n",
+		    j->reply.move);
+	else
+		put(j, "We could not read a move in \"%s\". Nothing was "
+		       "done.\n", j->reply.words);
+	put_menu(j);
+	put_link(j);
+}
+
+void answer_talk(inbound_job *j)
+{
+	begin(j);
+	if (j->reply.n_says)
+		put(j, "Your words are on the table (at most %d messages a "
+		       "minute).\n", STORE_CHAT_BURST);
+	else
+		put(j, "Your reply had no move in it. Nothing was done.\n");
+	put_menu(j);
+	put_link(j);
+}
+
+void answer_stale(inbound_job *j)
+{
+	char name[64];
+
+	begin(j);
+	if (j->g.state.status != BT_PLAYING)
+		put(j, "That game is over: nothing was done.\n");
+	else if (j->g.state.turn != j->tok.seat)
+		put(j, "The game has moved on since that email, and it is "
+		       "%s's turn now: nothing was done.\n",
+		    name_of(j, j->g.state.turn, name, sizeof name));
+	else
+		put(j, "That email was about an earlier turn: nothing was "
+		       "done. It is your turn now.\n");
+	if (j->reply.n_says)
+		put(j, "Your say: lines are on the table.\n");
+	put_link(j);
+	if (j->g.state.status == BT_PLAYING && j->g.state.turn == j->tok.seat &&
+	    j->g.sweep_card == BT_NO_CARD)
+		put_menu(j);
+}
+
+void answer_confirm(inbound_job *j)
+{
+	begin(j);
+	put(j, "A reply to your Buffer Time email came from %s, which is "
+	       "not your address, so nothing was done. If it was you, take "
+	       "your turn on the table:\n", j->msg.from[0] ? j->msg.from
+	                                                  : "an unknown sender");
+	put_link(j);
+}

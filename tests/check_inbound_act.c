@@ -1,0 +1,346 @@
+/*
+ * check_inbound_act.c - replies acted on (mail/inbound_act.c), on a real
+ * SQLite file: a move by its number or its words, a Sensor Sweep's look
+ * and order, table talk; the same email twice does its work once; a
+ * reply to an old email, from another address, to a forged or missing
+ * token, and automatic mail do nothing, and each answer goes to the
+ * seat's own address.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+#include <sodium.h>
+
+#include "compose.h"
+#include "fixture.h"
+#include "inbound_act.h"
+#include "menu.h"
+#include "reply.h"
+#include "store.h"
+
+enum { T0 = 1700000000 };
+
+static char dir[FIXTURE_PATH_MAX], path[FIXTURE_PATH_MAX];
+static store *st;
+static token_keys keys;
+static compose_ctx compose;
+static inbound_cfg cfg;
+static char game[STORE_ID_LEN + 1];
+static char log_line[512];
+static const char *const emails[] = { "ann@example.org", "ben@example.org",
+                                      "cy@example.org" };
+
+static void setup(void)
+{
+	static const unsigned char master[TOKEN_KEY_BYTES] = { 7, 7, 7 };
+	store_new_game ng = { .players = 3, .first = 1, .seed = "42" };
+	store_error err;
+
+	ck_assert_int_ge(sodium_init(), 0);
+	fixture_scratch("inbound", dir, path);
+	st = fixture_open(path);
+	fixture_clock(T0);
+	token_keys_derive(master, &keys);
+	compose = (compose_ctx){ .st = st, .keys = &keys,
+	                          .base_url = "http://bt.example/" };
+	cfg = (inbound_cfg){ .st = st, .compose = &compose, .keys = &keys,
+	                     .reply_local = "play", .trust_authserv = "",
+	                     .now = T0 };
+	ng.names[0] = "Ann";
+	ng.names[1] = "Ben";
+	ng.names[2] = "Cy";
+	for (int s = 0; s < 3; s++)
+		ng.emails[s] = emails[s];
+	ck_assert_msg(store_create(st, &ng, game, &err) == STORE_OK, "%s",
+	              err.why);
+}
+
+static void teardown(void)
+{
+	store_close(st);
+	fixture_remove(dir);
+	fixture_clock(0);
+}
+
+static long long sql_value(const char *sql)
+{
+	return fixture_sql_value(path, sql);
+}
+
+static store_game *load(void)
+{
+	static store_game g;
+	store_error err;
+
+	ck_assert_msg(store_load(st, game, &g, &err) == STORE_OK, "%s",
+	              err.why);
+	return &g;
+}
+
+/* The token of seat's reply address as its turn email at seq has it. */
+static void token_for(int seat, int seq, char out[REPLY_TOKEN_SIZE])
+{
+	store_game *g = load();
+	reply_token t = { .seat = seat, .seq16 = (unsigned)seq & 0xffff,
+	                  .gen16 = (unsigned)g->seats[seat - 1].token_gen &
+	                           0xffff,
+	                  .expires_day = T0 / 86400 + 30 };
+
+	snprintf(t.game_id, sizeof t.game_id, "%s", game);
+	ck_assert_int_eq(reply_token_make(&keys, &t, out), TOKEN_OK);
+}
+
+/* A plain reply from from to play+TOKEN@, with headers (may be ""). */
+static int deliver(const char *from, const char *token, const char *id,
+                   const char *headers, const char *body)
+{
+	char raw[4096];
+	int n = snprintf(raw, sizeof raw,
+	                 "From: <%s>\nTo: <play+%s@bt.example>\n"
+	                 "Subject: Re: Your turn\nMessage-ID: <%s>\n%s"
+	                 "Content-Type: text/plain; charset=utf-8\n\n%s\n\n"
+	                 "On Mon, 1 Dec 2026 at 10:00, Buffer Time wrote:\n"
+	                 "> It is your turn.\n> 1. Get to work\n",
+	                 from, token, id, headers, body);
+
+	ck_assert_int_lt(n, (int)sizeof raw);
+	return inbound_act(&cfg, raw, (size_t)n, log_line, sizeof log_line);
+}
+
+static long long answers_to(const char *to, const char *like)
+{
+	char sql[512];
+
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM outbox WHERE kind = "
+	         "'answer' AND recipient = '%s' AND body LIKE '%%%s%%'", to, like);
+	return sql_value(sql);
+}
+
+static long long answers(void)
+{
+	return sql_value("SELECT count(*) FROM outbox WHERE kind = 'answer'");
+}
+
+START_TEST(test_a_number_moves_once)
+{
+	char tok[REPLY_TOKEN_SIZE];
+	int seq = load()->seq;
+
+	token_for(1, seq, tok);
+	ck_assert_int_eq(deliver(emails[0], tok, "a1@x", "", "1"), 0);
+	ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
+	ck_assert_int_eq(answers_to(emails[0], "Done:"), 1);
+	/* the same email again, as an MTA retry: nothing more */
+	ck_assert_int_eq(deliver(emails[0], tok, "a1@x", "", "1"), 0);
+	ck_assert_int_eq(load()->seq, seq + 1);
+	ck_assert_int_eq(answers(), 1);
+	/* the move's own emails went out as a web move's do */
+	ck_assert_int_gt(sql_value("SELECT count(*) FROM outbox WHERE kind "
+	                           "<> 'answer' AND kind <> 'seat'"), 0);
+}
+END_TEST
+
+START_TEST(test_words_move)
+{
+	char tok[REPLY_TOKEN_SIZE];
+	int seq = load()->seq;
+
+	token_for(1, seq, tok);
+	ck_assert_int_eq(deliver(emails[0], tok, "w1@x", "",
+	                         "Get to work please"), 0);
+	/* "please" is not a word of any move */
+	ck_assert_int_eq(load()->seq, seq);
+	ck_assert_int_eq(answers_to(emails[0], "could not read a move"), 1);
+	ck_assert_int_eq(deliver(emails[0], tok, "w2@x", "", "get to work"),
+	                 0);
+	ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM actions WHERE "
+	                           "line LIKE '%work%'"), 1);
+}
+END_TEST
+
+START_TEST(test_old_email_applies_nothing)
+{
+	char old[REPLY_TOKEN_SIZE], tok[REPLY_TOKEN_SIZE];
+	int seq = load()->seq;
+
+	token_for(1, seq, old);
+	ck_assert_int_eq(deliver(emails[0], old, "s1@x", "", "1"), 0);
+	/* Ben moves with his fresh token; then Ann's old token again */
+	token_for(2, seq + 1, tok);
+	ck_assert_int_eq(deliver(emails[1], tok, "s2@x", "", "1"), 0);
+	ck_assert_int_eq(load()->seq, seq + 2);
+	ck_assert_int_eq(deliver(emails[0], old, "s3@x", "", "1"), 0);
+	ck_assert_int_eq(load()->seq, seq + 2);
+	ck_assert_int_eq(answers_to(emails[0], "Cy''s turn"), 1);
+}
+END_TEST
+
+START_TEST(test_forged_and_missing_tokens_are_not_ours)
+{
+	char tok[REPLY_TOKEN_SIZE];
+	int seq = load()->seq;
+
+	token_for(1, seq, tok);
+	tok[10] = tok[10] == 'a' ? 'b' : 'a';
+	ck_assert_int_eq(deliver(emails[0], tok, "f1@x", "", "1"), 67);
+	ck_assert_int_eq(deliver(emails[0], "", "f2@x", "", "1"), 67);
+	ck_assert_int_eq(load()->seq, seq);
+	ck_assert_int_eq(answers(), 0);
+}
+END_TEST
+
+START_TEST(test_another_sender_is_asked_to_confirm)
+{
+	char tok[REPLY_TOKEN_SIZE];
+	int seq = load()->seq;
+
+	token_for(1, seq, tok);
+	ck_assert_int_eq(deliver("mallory@evil.example", tok, "m1@x", "",
+	                         "say: hello\n1"), 0);
+	ck_assert_int_eq(load()->seq, seq);
+	ck_assert_int_eq(answers_to(emails[0], "not your address"), 1);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM outbox WHERE "
+	                           "recipient LIKE '%evil%'"), 0);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM chat"), 0);
+	/* unless our own MTA vouches for the sender (DMARC) */
+	cfg.trust_authserv = "mx.bt.example";
+	ck_assert_int_eq(deliver("ann.other@example.org", tok, "m2@x",
+	                         "Authentication-Results: other.example; "
+	                         "dmarc=pass\n", "1"), 0);
+	ck_assert_int_eq(load()->seq, seq);
+	ck_assert_int_eq(deliver("ann.other@example.org", tok, "m3@x",
+	                         "Authentication-Results: mx.bt.example;\n"
+	                         "\tdkim=pass; dmarc=pass header.from="
+	                         "example.org\n", "1"), 0);
+	ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
+}
+END_TEST
+
+START_TEST(test_automatic_mail_is_ignored)
+{
+	char tok[REPLY_TOKEN_SIZE];
+	int seq = load()->seq;
+
+	token_for(1, seq, tok);
+	ck_assert_int_eq(deliver(emails[0], tok, "o1@x",
+	                         "Auto-Submitted: auto-replied\n", "1"), 0);
+	ck_assert_int_eq(deliver(emails[0], tok, "o2@x",
+	                         "X-Buffertime-Loop: bt.example\n", "1"), 0);
+	ck_assert_int_eq(load()->seq, seq);
+	ck_assert_int_eq(answers(), 0);
+}
+END_TEST
+
+START_TEST(test_say_lines_go_to_the_table)
+{
+	char tok[REPLY_TOKEN_SIZE];
+	int seq = load()->seq;
+
+	token_for(1, seq, tok);
+	ck_assert_int_eq(deliver(emails[0], tok, "t1@x", "",
+	                         "say: I will draw\nsay: wish me luck"), 0);
+	ck_assert_int_eq(load()->seq, seq);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM chat WHERE seat = 1"),
+	                 2);
+	ck_assert_int_eq(answers_to(emails[0], "on the table"), 1);
+	/* again: handled before, no third line */
+	ck_assert_int_eq(deliver(emails[0], tok, "t1@x", "",
+	                         "say: I will draw\nsay: wish me luck"), 0);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM chat"), 2);
+}
+END_TEST
+
+/* The token is found in References when the plus part was dropped. */
+START_TEST(test_token_in_references)
+{
+	char tok[REPLY_TOKEN_SIZE], raw[2048];
+	int seq = load()->seq, n;
+
+	token_for(1, seq, tok);
+	n = snprintf(raw, sizeof raw, "From: ann@example.org\n"
+	             "To: play@bt.example\nMessage-ID: <r1@x>\n"
+	             "In-Reply-To: <r.%s.17@bt.example>\n"
+	             "References: <r.%s.17@bt.example>\n\n1\n", tok, tok);
+	ck_assert_int_eq(inbound_act(&cfg, raw, (size_t)n, log_line,
+	                             sizeof log_line), 0);
+	ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
+}
+END_TEST
+
+/* A Sensor Sweep by mail: the look is answered with the cards, the
+ * order is the next reply. */
+START_TEST(test_sweep_by_mail)
+{
+	const char *names[3] = { "Ann", "Ben", "Cy" };
+	static menu m;
+	char tok[REPLY_TOKEN_SIZE], id[32], num[8];
+	int found = -1;
+
+	for (int moves = 0; moves < 200 && found < 0; moves++) {
+		store_game *g = load();
+		int seat = g->state.turn;
+		ck_assert_int_eq(g->state.status, BT_PLAYING);
+		ck_assert_int_gt(menu_build(&g->state, seat, names, &m), 0);
+		for (int i = 0; i < m.n && found < 0; i++)
+			if (m.item[i].a.verb == BT_SPECIAL &&
+			    bt_card_get(m.item[i].a.card)->kind ==
+			    BT_SENSOR_SWEEP)
+				found = i;
+		token_for(seat, g->seq, tok);
+		snprintf(id, sizeof id, "p%d@x", moves);
+		/* work while it is legal, else log */
+		snprintf(num, sizeof num, "%d", found >= 0 ? found + 1 : 1);
+		ck_assert_int_eq(deliver(emails[seat - 1], tok, id, "",
+		                         found >= 0 ? num : "work"), 0);
+		if (found < 0 && load()->seq == g->seq)
+			ck_assert_int_eq(deliver(emails[seat - 1], tok, "l@x",
+			                         "", "log"), 0);
+		if (found >= 0) {
+			store_game *after = load();
+			int seq = after->seq;
+			ck_assert_msg(after->sweep_card != BT_NO_CARD, "%s",
+			              log_line);
+			ck_assert_int_eq(answers_to(emails[seat - 1],
+			                            "Only you see"), 1);
+			ck_assert_int_eq(deliver(emails[seat - 1], tok, "o@x",
+			                         "", "order 3 2 1"), 0);
+			ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
+		}
+	}
+	ck_assert_int_ge(found, 0);
+}
+END_TEST
+
+static Suite *inbound_act_suite(void)
+{
+	Suite *s = suite_create("inbound_act");
+	TCase *tc = tcase_create("replies");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_a_number_moves_once);
+	tcase_add_test(tc, test_words_move);
+	tcase_add_test(tc, test_old_email_applies_nothing);
+	tcase_add_test(tc, test_forged_and_missing_tokens_are_not_ours);
+	tcase_add_test(tc, test_another_sender_is_asked_to_confirm);
+	tcase_add_test(tc, test_automatic_mail_is_ignored);
+	tcase_add_test(tc, test_say_lines_go_to_the_table);
+	tcase_add_test(tc, test_token_in_references);
+	tcase_add_test(tc, test_sweep_by_mail);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(inbound_act_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
