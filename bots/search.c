@@ -26,14 +26,15 @@ static const double prune_z = 2.5;
 /*
  * How far (in the same units) an action must beat the greedy crew's own
  * choice (its most frequent choice in the drawn games) to be played
- * instead.  Measured before the shortlist, at 3 players, 100 games each:
- * at 200 rollouts a decision, 0 gave 49% won, 1 gave 63%, 2.5 gave 58%,
- * never leaving the crew's choice 33% (the crew plans with every hand,
- * which the seat does not know); at 1000 rollouts 0 and always-the-leader
- * were even (68%, 67%).  So the leader is played unless the two won on
- * exactly as many drawn games (or too few games tell them apart).
+ * instead.  Weighing every legal action, the best of many is often best
+ * by luck: with table talk, on the same 200 games at 2000 rollouts,
+ * 0 won 68.0% (2 players) and 68.5% (3), 1.5 won 72.5% and 76.5%, 2.5
+ * won 67.5% and 80.0% (greedy: 63.0%, 76.0%).  Then on 500 fresh games
+ * (seed 1001), 1.5 won 72.2% against greedy's 64.0% at 2 players, 78.0%
+ * against 73.2% at 3, 79.4% against 68.2% at 4.  The shortlist (below)
+ * weighs few actions and needs no bar: 0 there (1.5 there: 76.0% at 3).
  */
-static const double accept_z = 0;
+static const double accept_z_all = 1.5, accept_z_shortlist = 0;
 
 /* One action under consideration.  sweep_macro: "play this Sensor Sweep",
  * its order chosen in each drawn game (the cards are not seen yet). */
@@ -300,7 +301,7 @@ static int prune(bot *b, uint64_t worlds)
 /* The action to play: the leader if it clearly beats the greedy crew's
  * choice, or wins exactly where it does with more Leisure (the
  * tie-break); else the greedy crew's choice. */
-static int final_choice(const bot *b, uint64_t worlds)
+static int final_choice(const bot *b, uint64_t worlds, double accept_z)
 {
 	int best = leader(b), keep = greedy_choice(b);
 
@@ -339,13 +340,15 @@ static void vote(bot *b, const bt_game *world)
 }
 
 /*
- * Keeps the actions worth a playout: those the greedy crew takes in some
- * of SHORTLIST_WORLDS drawn games, and work and log.  Fewer actions, more
- * drawn games each: less noise on the choices that matter.  Measured on
- * the same 100 games of 3 players at 1000 rollouts a decision: greedy
- * won 67, the search over every action 68, over the shortlist 75 (74
- * without pruning; 73 for the search over every action that heard every
- * hand by table talk).  Returns how many are left.
+ * The BOT_SHORTLIST variant: keeps the actions the greedy crew takes in
+ * some of SHORTLIST_WORLDS drawn games, and work and log.  Fewer actions,
+ * more drawn games each.  It was the default while the bots heard no
+ * table talk (on 100 games of 3 players at 1000 rollouts: greedy won 67,
+ * every action 68, the shortlist 75).  With table talk the drawn games
+ * differ only in the deck orders, the crew's choice is nearly always the
+ * same one, and the shortlist shrinks to it, work and log: on the same
+ * 200 games, 65.5% at 2 players against 72.5% for every action with the
+ * bar of accept_z_all.  Returns how many are left.
  */
 static int shortlist(bot *b, const bt_obs *o, bot_stats *st)
 {
@@ -439,7 +442,7 @@ static int search_obs(bot *b, const bt_obs *o, bt_card only_sweep,
 {
 	double deadline = now_seconds() + budget->think_ms / 1000.0;
 	uint64_t w, start = st->rollouts;  /* the sweep's order: a new budget */
-	int left;
+	int left, short_list;
 
 	rng_seed(&b->rng, seed);
 	if (bt_obs_sample(o, rng_draw, &b->rng, &b->world))
@@ -451,8 +454,8 @@ static int search_obs(bot *b, const bt_obs *o, bt_card only_sweep,
 		return -1;
 	/* A sweep's orders are few, and the crew has one favourite: all are
 	 * weighed. */
-	left = budget->flags & BOT_ALL_ACTIONS || only_sweep != BT_NO_CARD ?
-	       b->ncand : shortlist(b, o, st);
+	short_list = (budget->flags & BOT_SHORTLIST) && only_sweep == BT_NO_CARD;
+	left = short_list ? shortlist(b, o, st) : b->ncand;
 	if (left == 0)
 		return -1;
 	memset(b->won, 0, (size_t)b->ncand * sizeof b->won[0]);
@@ -472,7 +475,8 @@ static int search_obs(bot *b, const bt_obs *o, bt_card only_sweep,
 		else
 			left = alive_count(b);
 	}
-	*choice = b->cand[final_choice(b, w)];
+	*choice = b->cand[final_choice(b, w, short_list ? accept_z_shortlist
+	                                                : accept_z_all)];
 	return 0;
 }
 

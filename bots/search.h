@@ -5,19 +5,19 @@
  * game to that seat's observation (observe.h, built by the engine), with
  * what the other bots at the table told it (their hands and sweeps, as
  * players may tell one another, R10): the search itself never sees the
- * game.  It then plays determinized Monte
- * Carlo: it draws whole games that agree with the observation (other
- * hands, deck orders and future shuffles at random).  Its shortlist is
- * the actions the greedy crew (policy.h) takes in some of 16 drawn
- * games, plus work and log; in each further drawn game it tries each of
- * them and plays the game out with the greedy crew.  The same drawn
+ * game.  It then plays determinized Monte Carlo: it draws whole games
+ * that agree with the observation (untold hands, deck orders and future
+ * shuffles at random); in each it tries every legal action (a Sensor
+ * Sweep as one "play it") and plays the game out with the greedy crew
+ * (policy.h).  The same drawn
  * games serve every action (common random numbers: the differences
  * between actions are measured on the same deals), and actions that lose
  * clearly more often than the best one are dropped along the way, so the
  * budget goes to the close calls.  It picks the action that won most
- * often, Leisure margin (final Leisure less the goal) breaking ties; when
- * too few games tell the best apart from the crew's most frequent choice,
- * it plays that one.
+ * often, Leisure margin (final Leisure less the goal) breaking ties,
+ * unless it does not beat the crew's own most frequent choice by 1.5
+ * standard errors (the best of many actions is often best by luck): then
+ * it plays the crew's choice.
  *
  * Sensor Sweep is decided in two steps, as a player does: whether to
  * play it, without seeing the cards (its order in each drawn game is the
@@ -61,7 +61,7 @@ enum {
 enum {
 	BOT_INDEPENDENT = 1,  /* a fresh drawn game per action and trial */
 	BOT_NO_PRUNE = 2,     /* never drop an action early */
-	BOT_ALL_ACTIONS = 4   /* weigh every legal action, no shortlist */
+	BOT_SHORTLIST = 4     /* weigh only the greedy crew's picks, work, log */
 };
 
 /* How much a bot may think about one decision. */

@@ -60,8 +60,10 @@ static const char sim_usage[] =
 	"  --rollouts N   search: games played out per decision (default 2000)\n"
 	"  --think MS     search: milliseconds per decision instead (results\n"
 	"                 then depend on the machine's speed)\n"
-	"  --variant V    search: crn (default), independent, noprune, all, or\n"
-	"                 silent (the bots do not tell one another their hands)\n"
+	"  --variant V    search: crn (default), independent, noprune,\n"
+	"                 shortlist (weigh only the greedy crew's picks, work\n"
+	"                 and log), or silent (the bots do not tell one another\n"
+	"                 their hands)\n"
 	"  --detail       also print the Leisure margin and decision times\n"
 	"  --seed S       decimal 64-bit seed (default: random); same seed,\n"
 	"                 same results, whatever --jobs\n"
@@ -652,13 +654,14 @@ static int parse_budget(const char *a, const char *val, sim_opts *o)
 			o->budget.flags = BOT_INDEPENDENT;
 		else if (!strcmp(val, "noprune"))
 			o->budget.flags = BOT_NO_PRUNE;
-		else if (!strcmp(val, "all"))
-			o->budget.flags = BOT_ALL_ACTIONS;
+		else if (!strcmp(val, "shortlist"))
+			o->budget.flags = BOT_SHORTLIST;
 		else if (!strcmp(val, "silent"))
 			o->silent = 1;
 		else if (strcmp(val, "crn"))
 			return usage_error("--variant: '%s' is not crn, "
-			                   "independent, noprune, all or silent",
+			                   "independent, noprune, shortlist or "
+			                   "silent",
 			                   val);
 	} else if (o->budget_set & 1) {
 		return usage_error("%s", "--think and --rollouts: one budget, "
