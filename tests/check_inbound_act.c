@@ -276,7 +276,7 @@ START_TEST(test_sweep_by_mail)
 {
 	const char *names[3] = { "Ann", "Ben", "Cy" };
 	static menu m;
-	char tok[REPLY_TOKEN_SIZE], id[32], num[8];
+	char tok[REPLY_TOKEN_SIZE], id[32], num[16];
 	int found = -1;
 
 	for (int moves = 0; moves < 200 && found < 0; moves++) {

@@ -54,7 +54,7 @@ static void line(char *buf, size_t cap, const char *fmt, ...)
 static void name_of(const bt_game *g, const bt_action *a,
                     const char *const names[], char *buf, size_t cap)
 {
-	const bt_card_info *k = bt_card_get(a->card);
+	const bt_card_info *k;
 	char card[DESCRIBE_MAX / 4], who[SEAT_NAME + 16];
 	int top = g->shift_deck.n < BT_SWEEP_CARDS ? g->shift_deck.n
 	                                           : BT_SWEEP_CARDS;
@@ -62,10 +62,12 @@ static void name_of(const bt_game *g, const bt_action *a,
 		"", "card", "two Shift cards", "three Shift cards"
 	};
 
-	if (a->verb == BT_WORK || a->verb == BT_LOG) {
+	if (a->verb == BT_WORK || a->verb == BT_LOG ||
+	    a->card >= BT_CARD_COUNT) {
 		words_action_name((bt_verb)a->verb, a->card, buf, cap);
 		return;
 	}
+	k = bt_card_get(a->card);   /* work and log have no card */
 	if (a->verb == BT_SIDE) {
 		describe_card(a->card, card, sizeof card);
 		line(buf, cap, "Start this Side Project: %s", card);
