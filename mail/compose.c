@@ -658,6 +658,7 @@ int compose_seat(const compose_ctx *c, const store_game *g, int seat,
                  const char *rematch_of, store_mail *out)
 {
 	char n[48];
+	size_t at;
 	letter l;
 
 	if (!c || !g || !reachable(g, seat))
@@ -678,11 +679,15 @@ int compose_seat(const compose_ctx *c, const store_game *g, int seat,
 	else
 		put(&l.t, " %s goes first.\n",
 		    describe_seat(g, g->state.first, n, sizeof n));
+	at = l.t.len;
 	seat_link(&l);
 	put(&l.t, "\nTake your turn whenever it suits you: an email tells "
 	    "you when it is your turn.\n");
 	put(&l.t, "\nNew to the game? How to play: %srules\n", c->base_url);
-	return letter_close(&l);
+	/* the first to move can move by reply at once (the menu is only
+	 * for the seat to move) */
+	return with_menu(c, g, &g->state, seat, g->seq, out, at,
+	                 letter_close(&l));
 }
 
 int compose_reminder(void *ctx, const store_game *g, int nth,

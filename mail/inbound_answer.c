@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "compose_menu.h"
 #include "describe.h"
 #include "inbound_answer.h"
 #include "utf8.h"
@@ -67,25 +68,37 @@ static const char *name_of(inbound_job *j, int seat, char *buf, size_t cap)
 	return describe_seat(&j->g, seat, buf, cap);
 }
 
-/* The seat's menu, numbered, as the turn email has it. */
+/* The seat's menu in state s at sequence number seq, as the turn email
+ * has it, and the Reply-To for that turn, so the answer can be answered
+ * (only the address while a Sensor Sweep waits for its order). */
+static void put_menu_at(inbound_job *j, const bt_game *s, int seq,
+                        int waiting)
+{
+	store_mail *m = &j->answer;
+
+	put(j, "\n");
+	if (compose_menu(j->c->compose, &j->g, s, j->tok.seat, seq, waiting, m,
+	                 strlen(m->body)))
+		m->reply_to[0] = '\0';
+}
+
 static void put_menu(inbound_job *j)
 {
-	const char *names[BT_MAX_PLAYERS] = { 0 };
+	put_menu_at(j, &j->g.state, j->g.seq, j->g.sweep_card != BT_NO_CARD);
+}
 
-	for (int s = 1; s <= j->g.players; s++)
-		names[s - 1] = j->g.seats[s - 1].name[0]
-		               ? j->g.seats[s - 1].name : NULL;
-	if (menu_build(&j->g.state, j->tok.seat, names, &j->menu) < 0)
-		return;
-	put(j, "\nWhat you can do now:\n");
-	for (int i = 0; i < j->menu.n; i++) {
-		const menu_item *it = &j->menu.item[i];
-		put(j, "%d. %s\n", i + 1, it->name);
-		if (it->offer[0])
-			put(j, "   %s\n", it->offer);
-	}
-	put(j, "\nReply with the number, or the words (for example: 1). "
-	       "Lines starting say: go to the table.\n");
+/* "Done: you got to work: ...": the description names the seat, and
+ * the answer is read by that seat. */
+static void put_done(inbound_job *j, const char *what)
+{
+	char buf[64];
+	const char *me = name_of(j, j->tok.seat, buf, sizeof buf);
+	size_t n = strlen(me);
+
+	if (n > 0 && strncmp(what, me, n) == 0 && what[n] == ' ')
+		put(j, "Done: you%s.\n", what + n);
+	else
+		put(j, "Done: %s.\n", what);
 }
 
 int answer_done(inbound_job *j, const bt_action *a)
@@ -101,10 +114,15 @@ int answer_done(inbound_job *j, const bt_action *a)
 	describe_action(&j->g.state, &after, a, &j->g, j->tok.seat, what,
 	                sizeof what);
 	begin(j);
-	put(j, "Done: %s.\n", what);
+	put_done(j, what);
+	if (after.status == BT_PLAYING && after.turn == j->tok.seat) {
+		put(j, "Next: you again.\n");
+		put_link(j);
+		put_menu_at(j, &after, j->g.seq + 1, 0);
+		return 0;
+	}
 	if (after.status == BT_PLAYING)
-		put(j, "Next: %s.\n", after.turn == j->tok.seat ? "you again"
-		    : name_of(j, after.turn, name, sizeof name));
+		put(j, "Next: %s.\n", name_of(j, after.turn, name, sizeof name));
 	put_link(j);
 	return 0;
 }
@@ -135,6 +153,8 @@ void answer_look(inbound_job *j, bt_card card)
 	       "example \"order %s\".\n", k == 3 ? "3 1 2" : k == 2 ? "2 1"
 	                                                          : "1");
 	put_link(j);
+	/* the look is recorded with this answer: only the address */
+	put_menu_at(j, &j->g.state, j->g.seq, 1);
 }
 
 void answer_order_again(inbound_job *j)

@@ -398,9 +398,18 @@ START_TEST(test_reminder_and_nudge)
 	snprintf(o.reply_to, sizeof o.reply_to, "%s", m.reply_to);
 	assert_token(&o, &g, g.seq);
 	assert_menu(&o, &g);
-	/* the seat's link email is no move: no Reply-To */
-	ck_assert_int_eq(compose_seat(&cc, &g, 2, NULL, &m), 1);
+	/* the new-game email of a seat that does not move first asks for
+	 * no move: no Reply-To, no menu */
+	int other = g.state.turn % g.players + 1;
+	ck_assert_int_eq(compose_seat(&cc, &g, other, NULL, &m), 1);
 	ck_assert_str_eq(m.reply_to, "");
+	ck_assert_ptr_null(strstr(m.body, "Reply with the number"));
+	/* the first to move can move by reply from its new-game email */
+	ck_assert_int_eq(compose_seat(&cc, &g, g.state.turn, NULL, &m), 1);
+	snprintf(o.body, sizeof o.body, "%s", m.body);
+	snprintf(o.reply_to, sizeof o.reply_to, "%s", m.reply_to);
+	assert_token(&o, &g, g.seq);
+	assert_menu(&o, &g);
 }
 END_TEST
 

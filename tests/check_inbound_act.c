@@ -12,6 +12,7 @@
 
 #include <check.h>
 #include <sodium.h>
+#include <sqlite3.h>
 
 #include "compose.h"
 #include "fixture.h"
@@ -45,6 +46,7 @@ static void setup(void)
 	token_keys_derive(master, &keys);
 	compose = (compose_ctx){ .st = st, .keys = &keys,
 	                          .base_url = "http://bt.example/" };
+	ck_assert_int_eq(compose_reply_address(&compose, "play@bt.example"), 0);
 	cfg = (inbound_cfg){ .st = st, .compose = &compose, .keys = &keys,
 	                     .reply_local = "play", .trust_authserv = "",
 	                     .now = T0 };
@@ -118,6 +120,25 @@ static long long answers_to(const char *to, const char *like)
 	return sql_value(sql);
 }
 
+/* The token of the newest answer's Reply-To (the test fails if none). */
+static void answer_token(char out[REPLY_TOKEN_SIZE])
+{
+	char addr[STORE_EMAIL_MAX + 1];
+	sqlite3 *db;
+	sqlite3_stmt *q;
+
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT reply_to FROM outbox "
+	                 "WHERE kind = 'answer' ORDER BY id DESC LIMIT 1", -1,
+	                 &q, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
+	snprintf(addr, sizeof addr, "%s", (const char *)sqlite3_column_text(q, 0));
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+	ck_assert_msg(reply_token_in_address(addr, "play", out) == 0,
+	              "the answer's Reply-To '%s' has no token", addr);
+}
+
 static long long answers(void)
 {
 	return sql_value("SELECT count(*) FROM outbox WHERE kind = 'answer'");
@@ -131,7 +152,7 @@ START_TEST(test_a_number_moves_once)
 	token_for(1, seq, tok);
 	ck_assert_int_eq(deliver(emails[0], tok, "a1@x", "", "1"), 0);
 	ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
-	ck_assert_int_eq(answers_to(emails[0], "Done:"), 1);
+	ck_assert_int_eq(answers_to(emails[0], "Done: you "), 1);
 	/* the same email again, as an MTA retry: nothing more */
 	ck_assert_int_eq(deliver(emails[0], tok, "a1@x", "", "1"), 0);
 	ck_assert_int_eq(load()->seq, seq + 1);
@@ -305,6 +326,8 @@ START_TEST(test_sweep_by_mail)
 			              log_line);
 			ck_assert_int_eq(answers_to(emails[seat - 1],
 			                            "Only you see"), 1);
+			/* the answer can be answered: its Reply-To */
+			answer_token(tok);
 			ck_assert_int_eq(deliver(emails[seat - 1], tok, "o@x",
 			                         "", "order 3 2 1"), 0);
 			ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
