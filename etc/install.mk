@@ -13,7 +13,7 @@ examples_DATA = \
 	etc/buffertime.conf etc/nginx-site.conf \
 	etc/buffertime-fcgi.socket etc/buffertime-fcgi.service \
 	etc/buffertime-mailer.service \
-	etc/buffertime-backup.service
+	etc/buffertime-backup.service etc/postfix-buffertime.cf
 dist_examples_DATA = etc/buffertime-backup.timer
 dist_doc_DATA = README.md
 
@@ -49,4 +49,6 @@ etc/buffertime-fcgi.service: $(srcdir)/etc/buffertime-fcgi.service.in Makefile
 etc/buffertime-mailer.service: $(srcdir)/etc/buffertime-mailer.service.in Makefile
 	$(etc_make)
 etc/buffertime-backup.service: $(srcdir)/etc/buffertime-backup.service.in Makefile
+	$(etc_make)
+etc/postfix-buffertime.cf: $(srcdir)/etc/postfix-buffertime.cf.in Makefile
 	$(etc_make)

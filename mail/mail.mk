@@ -95,3 +95,8 @@ tests_replydrive_CFLAGS = $(STORE_TEST_CFLAGS) $(WORDS_CFLAGS) \
 tests_replydrive_LDADD = bots/libbots.a $(WORDS_LIBS) $(LIBM)
 dist_check_SCRIPTS += tests/inboundkill.sh
 TESTS += tests/inboundkill.sh
+
+# A whole game played only by replies through a real MTA: Debian's
+# Postfix on loopback, its pipe transport to `buffertime inbound`, swaks.
+dist_check_SCRIPTS += tests/postfix.sh
+TESTS += tests/postfix.sh

@@ -82,7 +82,7 @@ doc=$dest/usr/share/doc/buffertime
 ex=$doc/examples
 examples=(buffertime.conf nginx-site.conf buffertime-fcgi.socket
 	buffertime-fcgi.service buffertime-mailer.service
-	buffertime-backup.service buffertime-backup.timer)
+	buffertime-backup.service buffertime-backup.timer postfix-buffertime.cf)
 
 # step NAME LOG COMMAND...: one check that runs COMMAND with its output in
 # LOG; on failure shows the end of LOG.  Returns COMMAND's status.

@@ -168,6 +168,31 @@ check "first start runs on $p1: '$url' $(said)" \
 	[ "$url" = "http://127.0.0.1:$p1/" ]
 check "the home page answers" \
 	[ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$url")" = 200 ]
+
+# ---- a move by reply, with no mail server: start --reply -------------------
+check "the emails name a reply address: $(grep reply_address "$run/buffertime.conf")" \
+	grep -qx 'reply_address = play@localhost' "$run/buffertime.conf"
+# a game made two days ago: the running mailer reminds seat 1, with a menu
+timeout 30 env "BUFFERTIME_NOW=$(( $(date +%s) - 2 * 86400 ))" "$BUFFERTIME" admin \
+	--db "$run/data/buffertime.db" create --players 3 --first 1 \
+	--email a@example.org --email b@example.org --email c@example.org >/dev/null
+# mail_with REGEX: the first email of run/mail/ matching, within 20 s.
+mail_with() {
+	local f
+	for _ in $(seq 200); do
+		f=$(grep -l -- "$1" "$run/mail"/*.eml 2>/dev/null | head -n 1)
+		[ -n "$f" ] && { echo "$f"; return 0; }
+		sleep 0.1
+	done
+	return 1
+}
+turn=$(mail_with '^Reply-To: play+.*@localhost')
+check "a reminder with a Reply-To reaches run/mail/" [ -n "$turn" ]
+bash "$root/scripts/start" --reply "${turn:-/dev/null}" 1 >"$tmp/reply.out" 2>&1
+check "start --reply FILE 1 is handled: $(tail -n 2 "$tmp/reply.out")" \
+	grep -q '^start: handled' "$tmp/reply.out"
+has_mail() { mail_with "$1" >/dev/null; }
+check "the answer to the reply lands in run/mail/" has_mail '^Done: '
 stop_start
 check "start stopped its servers" stopped "$run"
 check "the port is free again" free "$p1"
