@@ -256,17 +256,9 @@ store_rc store_sqlite_fail(store *s, int code, const char *what,
 
 int sql_prepare_all(store *s)
 {
-	int code = sql_register_functions(s->db);
-
-	if (code != SQLITE_OK)
-		return code;
-	for (int i = 0; i < SQL__MAX; i++) {
-		int rc = sqlite3_prepare_v3(s->db, sql_text[i], -1,
-		                            SQLITE_PREPARE_PERSISTENT,
-		                            &s->stmt[i], NULL);
-		if (rc != SQLITE_OK)
-			return rc;
-	}
+	for (int i = 0; i < SQL__MAX; i++)
+		if (!sql_get(s, (enum sql_stmt)i))
+			return sqlite3_errcode(s->db);
 	return SQLITE_OK;
 }
 
@@ -278,10 +270,25 @@ void sql_finalize_all(store *s)
 	}
 }
 
+/* Statements are prepared when first used: a short-lived process (one
+ * reply from the MTA) uses a handful of them, and preparing all of them
+ * took most of its time.  NULL when preparing fails (the connection's
+ * error says why); SQLite refuses a NULL statement with SQLITE_MISUSE,
+ * so callers fail cleanly at their next step. */
 sqlite3_stmt *sql_get(store *s, enum sql_stmt which)
 {
 	sqlite3_stmt *st = s->stmt[which];
 
+	if (!st) {
+		if (sqlite3_prepare_v3(s->db, sql_text[which], -1,
+		                       SQLITE_PREPARE_PERSISTENT, &st,
+		                       NULL) != SQLITE_OK) {
+			sqlite3_finalize(st);
+			return NULL;
+		}
+		s->stmt[which] = st;
+		return st;
+	}
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	return st;
@@ -294,9 +301,12 @@ int sql_bind_text(sqlite3_stmt *st, int col, const char *text, int n)
 
 int sql_run(store *s, enum sql_stmt which)
 {
-	int rc = sqlite3_step(s->stmt[which]);
+	/* Bound by the caller through sql_get, or (BEGIN, COMMIT) needing
+	 * no values: prepared here on first use. */
+	sqlite3_stmt *st = s->stmt[which] ? s->stmt[which] : sql_get(s, which);
+	int rc = sqlite3_step(st);
 
-	sqlite3_reset(s->stmt[which]);
+	sqlite3_reset(st);
 	return rc;
 }
 

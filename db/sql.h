@@ -109,11 +109,14 @@ store_rc store_fail(store_error *err, store_rc rc, const char *fmt, ...)
 store_rc store_sqlite_fail(store *s, int code, const char *what,
                            store_error *err);
 
-/* Prepares every statement of the table; 0 or an SQLite code. */
+/* Prepares every statement of the table not yet prepared (the store
+ * prepares each when first used; tests check them all at once); 0 or an
+ * SQLite code. */
 int sql_prepare_all(store *s);
 void sql_finalize_all(store *s);
 
-/* The statement, reset and with its bindings cleared: ready to bind. */
+/* The statement, prepared if it was not yet, reset and with its
+ * bindings cleared: ready to bind; NULL if it does not prepare. */
 sqlite3_stmt *sql_get(store *s, enum sql_stmt which);
 
 /* Binds text of n bytes (n < 0: up to the NUL) as a transient copy. */

@@ -114,9 +114,9 @@ static store_rc configure(store *s, store_error *err)
 		return store_sqlite_fail(s, code, "settings", err);
 	if ((rc = store_migrate(s, err)))
 		return rc;
-	code = sql_prepare_all(s);
+	code = sql_register_functions(s->db);
 	if (code != SQLITE_OK)
-		return store_sqlite_fail(s, code, "preparing statements", err);
+		return store_sqlite_fail(s, code, "registering functions", err);
 	return STORE_OK;
 }
 

@@ -15,6 +15,7 @@
 #include "fixture.h"
 #include "rig.h"
 #include "schema.h"
+#include "sql.h"
 #include "store.h"
 #include "view.h"
 
@@ -627,6 +628,51 @@ START_TEST(test_store_sweep_is_two_steps_and_survives_reopening)
 }
 END_TEST
 
+/* The store prepares each statement when first used: all of them must
+ * still prepare on the latest schema, or a rare path fails in use. */
+START_TEST(test_store_every_statement_prepares)
+{
+	store *s = open_ok();
+	ck_assert_msg(sql_prepare_all(s) == SQLITE_OK, "%s",
+	              sqlite3_errmsg(s->db));
+	for (int i = 0; i < SQL__MAX; i++)
+		ck_assert_ptr_nonnull(s->stmt[i]);
+	store_close(s);
+}
+END_TEST
+
+static int count_chat(void *ctx, const store_chat *c)
+{
+	(void)c;
+	++*(int *)ctx;
+	return 0;
+}
+
+/* A statement that no longer prepares (a table gone by hand) is an
+ * error that says why, not a crash, and the others still work. */
+START_TEST(test_store_a_statement_that_fails_to_prepare_is_an_error)
+{
+	store *s = open_ok();
+	char id[STORE_ID_LEN + 1];
+	create_ok(s, 2, NULL, id);
+	store_close(s);
+	sql_exec("ALTER TABLE chat RENAME TO chat_gone");
+
+	s = open_ok();
+	store_error err;
+	int n = 0;
+	ck_assert_int_eq(store_chat_list(s, id, -1, count_chat, &n, &err),
+	                 STORE_ERROR);
+	ck_assert_int_eq(n, 0);
+	ck_assert_msg(strstr(err.why, "chat") != NULL, "%s", err.why);
+	store_game g;
+	ck_assert_int_eq(store_load(s, id, &g, &err), STORE_OK);
+	ck_assert_int_eq(store_chat_list(s, id, -1, count_chat, &n, &err),
+	                 STORE_ERROR);
+	store_close(s);
+}
+END_TEST
+
 static Suite *store_suite(void)
 {
 	Suite *s = suite_create("store");
@@ -652,6 +698,8 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, test_store_backup_is_a_sound_copy);
 	tcase_add_test(tc, test_store_revoke_bumps_the_generation);
 	tcase_add_test(tc, test_store_sweep_is_two_steps_and_survives_reopening);
+	tcase_add_test(tc, test_store_every_statement_prepares);
+	tcase_add_test(tc, test_store_a_statement_that_fails_to_prepare_is_an_error);
 	suite_add_tcase(s, tc);
 	return s;
 }
