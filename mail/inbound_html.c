@@ -1,8 +1,16 @@
 /*
  * inbound_html.c - an HTML email's text as a reader sees it, without
  * the quoted message (libxml2's HTML parser, then a walk of the tree).
+ *
+ * libxml2 is loaded when the first HTML-only email comes, not linked:
+ * with ICU and the C++ runtime it brings, loading it took longer than
+ * the whole of handling a plain-text reply (most replies have a text
+ * part and never need it).
  */
+#include <dlfcn.h>
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
@@ -78,22 +86,76 @@ static void text(sink *s, const char *t, int pre)
 	}
 }
 
+/* The three functions of libxml2 used, found in the loaded library. */
+typedef struct {
+	void (*init_parser)(void);
+	htmlDocPtr (*read_memory)(const char *buffer, int size,
+	                          const char *url, const char *encoding,
+	                          int options);
+	void (*free_doc)(xmlDocPtr doc);
+} xml_api;
+
+#ifndef XML_SONAME
+#define XML_SONAME "libxml2.so.2"   /* configure finds the real one */
+#endif
+
+/* POSIX's way to take a function from dlsym (ISO C has none). */
+static int find(void *lib, const char *name, void *fn, size_t size)
+{
+	void *sym = dlsym(lib, name);
+
+	if (!sym)
+		return -1;
+	memcpy(fn, &sym, size);
+	return 0;
+}
+
+/* libxml2, loaded on first use; NULL (said once on stderr, for the
+ * MTA's log) if it cannot be. */
+static const xml_api *xml(void)
+{
+	static xml_api api;
+	static int state;              /* 0 not tried, 1 loaded, -1 failed */
+
+	if (state == 0) {
+		void *lib = dlopen(XML_SONAME, RTLD_NOW | RTLD_LOCAL);
+		state = lib && !find(lib, "xmlInitParser", &api.init_parser,
+		                     sizeof api.init_parser) &&
+		        !find(lib, "htmlReadMemory", &api.read_memory,
+		              sizeof api.read_memory) &&
+		        !find(lib, "xmlFreeDoc", &api.free_doc,
+		              sizeof api.free_doc) ? 1 : -1;
+		if (state < 0)
+			fprintf(stderr, "buffertime: cannot load %s (%s): "
+			        "HTML-only email is read as empty\n",
+			        XML_SONAME, dlerror());
+		else
+			api.init_parser();
+	}
+	return state > 0 ? &api : NULL;
+}
+
+/* Element names from libxml2's HTML parser are ASCII. */
 static int name_is(const xmlNode *n, const char *const *names)
 {
 	for (; *names; names++)
-		if (xmlStrcasecmp(n->name, (const xmlChar *)*names) == 0)
+		if (strcasecmp((const char *)n->name, *names) == 0)
 			return 1;
 	return 0;
 }
 
 /* Whether attribute attr of n contains word (a class, an id). */
-static int attr_has(xmlNode *n, const char *attr, const char *word)
+static int attr_has(const xmlNode *n, const char *attr, const char *word)
 {
-	xmlChar *v = xmlGetProp(n, (const xmlChar *)attr);
-	int has = v != NULL && strstr((const char *)v, word) != NULL;
-
-	xmlFree(v);
-	return has;
+	for (const xmlAttr *a = n->properties; a; a = a->next) {
+		if (strcasecmp((const char *)a->name, attr) != 0)
+			continue;
+		for (const xmlNode *t = a->children; t; t = t->next)
+			if (t->type == XML_TEXT_NODE && t->content &&
+			    strstr((const char *)t->content, word))
+				return 1;
+	}
+	return 0;
 }
 
 static int is_quote(xmlNode *n)
@@ -159,6 +221,7 @@ static void walk(xmlNode *n, sink *s, int depth, int pre)
 size_t inbound_html_text(const char *html, size_t n, char *out, size_t cap)
 {
 	sink s = { out, cap, 0, 1, 0, 0 };
+	const xml_api *lib;
 	htmlDocPtr doc;
 
 	if (cap == 0)
@@ -166,15 +229,14 @@ size_t inbound_html_text(const char *html, size_t n, char *out, size_t cap)
 	out[0] = '\0';
 	if (n > INBOUND_HTML_MAX)
 		n = INBOUND_HTML_MAX;
-	if (n == 0)
+	if (n == 0 || (lib = xml()) == NULL)
 		return 0;
-	xmlInitParser();
-	doc = htmlReadMemory(html, (int)n, NULL, "UTF-8",
-	                     HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
-	                     HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC);
+	doc = lib->read_memory(html, (int)n, NULL, "UTF-8",
+	                       HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
+	                       HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC);
 	if (doc == NULL)
 		return 0;
-	walk(xmlDocGetRootElement(doc), &s, 0, 0);
-	xmlFreeDoc(doc);
+	walk(doc->children, &s, 0, 0);
+	lib->free_doc(doc);
 	return s.len;
 }

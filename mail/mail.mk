@@ -54,7 +54,8 @@ TESTS += tests/mailer.sh tests/mta.sh tests/mailkill.sh
 EXTRA_DIST += tests/fake-sendmail bench/mailer.sh bench/inbound.sh
 
 # Received email (issue 12): a reply's raw bytes as facts and commands;
-# pure parsing, no store. GMime reads the MIME, libxml2 the HTML.
+# pure parsing, no store. GMime reads the MIME, libxml2 the HTML (loaded
+# only when an email has no text part: not linked).
 noinst_LIBRARIES += mail/libinbound.a
 mail_libinbound_a_SOURCES = \
 	mail/inbound_mime.c mail/inbound_mime.h \
@@ -62,14 +63,16 @@ mail_libinbound_a_SOURCES = \
 	mail/inbound_text.c mail/inbound_text.h \
 	mail/inbound_reply.c mail/inbound_reply.h
 mail_libinbound_a_CFLAGS = $(AM_CFLAGS) $(GMIME_CFLAGS) $(XML_CFLAGS) \
+	-DXML_SONAME='"$(XML_SONAME)"' \
 	$(SODIUM_CFLAGS) $(SQLITE_CFLAGS) -I$(top_srcdir)/db \
 	$(WORDS_CFLAGS) -I$(top_srcdir)/mail
-INBOUND_LIBS = mail/libinbound.a words/libwords.a $(GMIME_LIBS) $(XML_LIBS)
+INBOUND_LIBS = mail/libinbound.a words/libwords.a $(GMIME_LIBS)
 
 # The corpus of replies as mail programs write them
 # (tests/data/inbound/*.eml, each with its .expect), and the pieces.
 tests_check_inbound_SOURCES = tests/check_inbound.c
 tests_check_inbound_CFLAGS = $(TEST_CFLAGS) $(GMIME_CFLAGS) \
+	-DXML_SONAME='"$(XML_SONAME)"' \
 	$(WORDS_CFLAGS) -I$(top_srcdir)/mail
 tests_check_inbound_LDADD = $(INBOUND_LIBS) $(CHECK_LIBS)
 UNIT_TESTS += tests/check_inbound

@@ -17,9 +17,12 @@
  *   must hold), not= (text the written text must not hold)
  */
 #include <dirent.h>
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <check.h>
 
@@ -654,6 +657,54 @@ START_TEST(test_random)
 }
 END_TEST
 
+/* libxml2 is loaded for an HTML-only email and not before (loading it
+ * cost more than handling a whole plain-text reply).  In a child of
+ * its own, so that no earlier test has loaded it. */
+static int xml_loaded(void)
+{
+	void *lib = dlopen(XML_SONAME, RTLD_LAZY | RTLD_NOLOAD);
+
+	if (lib)
+		dlclose(lib);
+	return lib != NULL;
+}
+
+static int html_loaded_late(void)
+{
+	char raw[2048];
+
+	if (xml_loaded())
+		return 1;
+	snprintf(raw, sizeof raw, "%sContent-Type: multipart/alternative; "
+	         "boundary=\"b\"\n\n--b\nContent-Type: text/plain\n\nwork\n"
+	         "--b\nContent-Type: text/html\n\n<p>work</p>\n--b--\n", head);
+	if (parse(raw) != 0 || strcmp(pm.text, "work") != 0)
+		return 2;
+	if (xml_loaded())
+		return 3;
+	snprintf(raw, sizeof raw, "%sContent-Type: text/html\n\n"
+	         "<p>side <b>trivia</b>&nbsp;night</p>\n", head);
+	if (parse(raw) != 0 || strcmp(pm.text, "side trivia night\n") != 0)
+		return 4;
+	return xml_loaded() ? 0 : 5;
+}
+
+START_TEST(test_html_parser_loaded_when_needed)
+{
+	int status;
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		_exit(html_loaded_late());
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status));
+	/* 1 loaded at start, 2/4 misread, 3 loaded for a text part, 5 not
+	 * loaded for HTML */
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+}
+END_TEST
+
 static Suite *inbound_suite(void)
 {
 	Suite *s = suite_create("inbound");
@@ -676,6 +727,7 @@ static Suite *inbound_suite(void)
 	tcase_add_test(tc, test_invalid_utf8);
 	tcase_add_test(tc, test_no_body);
 	tcase_add_test(tc, test_attachment_only);
+	tcase_add_test(tc, test_html_parser_loaded_when_needed);
 	tcase_add_test(tc, test_headers);
 	tcase_add_loop_test(tc, test_automatic, 0, N(autos));
 	tcase_add_test(tc, test_random);
