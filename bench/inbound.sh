@@ -3,18 +3,23 @@
 # (a move by its menu number: parse, check the token and the sender,
 # append the move with its emails, queue the answer), process start
 # included: BENCH_REPLIES (200) replies in 3-seat games, each timed
-# alone, with synchronous = full and then normal (the fsync of each
-# commit is the difference).  Prints the median and p99 in ms of each.
+# alone by bench/spawn_time, with synchronous = full and then normal
+# (the fsync of each commit is the difference).  Prints the median and
+# p99 in ms of each, and beside them, timed in turn with the replies so
+# that both see the same machine, what starting a process costs here:
+# /bin/true, and `buffertime --help` (the tool's libraries loaded).
 # Numbers only: slow is no failure; a reply not handled is (exit 1).
 #
 #   bench/inbound.sh [TOOL]
 #
 # TOOL is the built buffertime (default ./buffertime); tests/replydrive
-# beside it writes the replies (make check builds it), untimed.
+# and bench/spawn_time beside it (make check builds them) write the
+# replies, untimed, and time the runs.
 set -u
 
 tool=${1:-./buffertime}
 drive=$(dirname "$tool")/tests/replydrive
+timer=$(dirname "$tool")/bench/spawn_time
 replies=${BENCH_REPLIES:-200}
 
 die() {
@@ -22,13 +27,14 @@ die() {
 	exit 1
 }
 
-for p in "$tool" "$drive"; do
+for p in "$tool" "$drive" "$timer"; do
 	[ -x "$p" ] || die "$p is not built (make check builds it)"
 done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bt-bench-inbound.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-# run SYNC: the times of BENCH_REPLIES replies, in ns, one per line.
+# run SYNC: for each of BENCH_REPLIES replies, a line of three times in
+# ns: the reply, /bin/true, buffertime --help.
 run() {
 	db=$tmp/$1.db
 	key=$tmp/server.key
@@ -47,22 +53,25 @@ run() {
 			"$drive" next "$db" "$key" "b$1$i" "$tmp/msg" >/dev/null ||
 				die "replydrive failed"
 		fi
-		t0=$(date +%s%N)
-		"$tool" inbound --config "$tmp/$1.conf" <"$tmp/msg" \
-			2>>"$tmp/log" || die "a reply was not handled: $(tail -n 1 "$tmp/log")"
-		t1=$(date +%s%N)
-		echo $((t1 - t0))
+		t=$("$timer" "$tmp/msg" "$tool" inbound --config "$tmp/$1.conf" \
+			2>>"$tmp/log") ||
+			die "a reply was not handled: $(tail -n 1 "$tmp/log")"
+		echo "$t $("$timer" /dev/null /bin/true)" \
+			"$("$timer" /dev/null "$tool" --help)"
 	done
 }
 
-# stats: median and p99 (ms) of the numbers on standard input.
+# stats COLUMN: median and p99 (ms) of that column of standard input.
 stats() {
-	sort -n | awk '{ v[NR] = $1 } END {
+	cut -d ' ' -f "$1" | sort -n | awk '{ v[NR] = $1 } END {
 		m = v[int((NR + 1) / 2)]; p = v[int(NR * 0.99 + 0.999)]
-		printf "median %.2f ms, p99 %.2f ms (%d replies)", \
-			m / 1e6, p / 1e6, NR }'
+		printf "median %.2f ms, p99 %.2f ms", m / 1e6, p / 1e6 }'
 }
 
 for sync in full normal; do
-	printf 'synchronous = %s: %s\n' "$sync" "$(run "$sync" | stats)"
+	run "$sync" >"$tmp/times" || exit 1
+	printf 'synchronous = %s: %s (%d replies)\n' "$sync" \
+		"$(stats 1 <"$tmp/times")" "$replies"
+	printf '  beside them: /bin/true %s; buffertime --help %s\n' \
+		"$(stats 2 <"$tmp/times")" "$(stats 3 <"$tmp/times")"
 done

@@ -52,6 +52,9 @@ bench_fake_sendmail_LDFLAGS =
 dist_check_SCRIPTS += tests/mailer.sh tests/mta.sh tests/mailkill.sh
 TESTS += tests/mailer.sh tests/mta.sh tests/mailkill.sh
 EXTRA_DIST += tests/fake-sendmail bench/mailer.sh bench/inbound.sh
+# bench/inbound.sh times each run of the tool with this
+check_PROGRAMS += bench/spawn_time
+bench_spawn_time_SOURCES = bench/spawn_time.c
 
 # Received email (issue 12): a reply's raw bytes as facts and commands;
 # pure parsing, no store. GMime reads the MIME, libxml2 the HTML (loaded
