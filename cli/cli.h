@@ -18,6 +18,12 @@ int cmd_inbound(int argc, char **argv);
  * database admin chose (admin_mail.c). */
 int admin_mail(const char *db, int argc, char **argv);
 
+/* Replays the record at path ("-": standard input) into *r (large:
+ * static).  Returns 0, or the exit status after saying why on standard
+ * error as cmd: 1 the record does not replay, 2 it cannot be opened. */
+struct bt_replay;
+int cli_read_record(const char *cmd, const char *path, struct bt_replay *r);
+
 /* A plain decimal 1..99 (no sign, no leading zero), else 0. */
 int cli_small_number(const char *s);
 
