@@ -57,7 +57,8 @@ struct bot {
 	bt_game world, trial;
 	bt_action legal[BT_MAX_LEGAL];
 	bot_rng rng;
-	int ncand;
+	int ncand, chosen;       /* the last search's options and pick */
+	uint64_t weighed;        /* drawn games it played each option in */
 	candidate cand[BOT_MAX_CANDIDATES];
 	uint64_t won[BOT_MAX_CANDIDATES][WORDS];
 };
@@ -459,7 +460,9 @@ static int search_obs(bot *b, const bt_obs *o, bt_card only_sweep,
 	if (left == 0)
 		return -1;
 	memset(b->won, 0, (size_t)b->ncand * sizeof b->won[0]);
-	for (w = 0; left > 1 && w < BOT_MAX_WORLDS; w++) {
+	/* A choice needs two actions; an estimate weighs even one. */
+	int least = (budget->flags & BOT_ESTIMATE) ? 1 : 2;
+	for (w = 0; left >= least && w < BOT_MAX_WORLDS; w++) {
 		if (w > 0) {
 			if (spent(budget, st->rollouts - start, left, deadline))
 				break;
@@ -475,8 +478,10 @@ static int search_obs(bot *b, const bt_obs *o, bt_card only_sweep,
 		else
 			left = alive_count(b);
 	}
-	*choice = b->cand[final_choice(b, w, short_list ? accept_z_shortlist
-	                                                : accept_z_all)];
+	b->weighed = w;
+	b->chosen = final_choice(b, w, short_list ? accept_z_shortlist
+	                                          : accept_z_all);
+	*choice = b->cand[b->chosen];
 	return 0;
 }
 
@@ -524,6 +529,48 @@ int bot_search(bot *b, const bt_game *g, int seat, unsigned told,
 	}
 	*out = choice.a;
 	return 0;
+}
+
+int bot_estimate_options(bot *b, const bt_game *g, int seat, unsigned told,
+                         const bot_budget *budget, uint64_t seed,
+                         bot_estimate *out)
+{
+	bot_budget every = *budget;
+	bot_stats st;
+	candidate choice;
+
+	memset(&st, 0, sizeof st);
+	memset(out, 0, sizeof *out);
+	every.flags = (budget->flags | BOT_NO_PRUNE | BOT_ESTIMATE) &
+	              ~(unsigned)(BOT_SHORTLIST | BOT_INDEPENDENT);
+	if (g->status != BT_PLAYING || g->turn != seat || !budget_ok(budget) ||
+	    bt_observe_told(g, seat, told, 0, &b->obs) ||
+	    search_obs(b, &b->obs, BT_NO_CARD, &every, seed, &choice, &st) ||
+	    b->weighed == 0)
+		return -1;
+	out->n = b->ncand;
+	out->choice = b->chosen;
+	out->games = b->weighed;
+	for (int k = 0; k < b->ncand; k++) {
+		const candidate *c = &b->cand[k];
+		bot_option *o = &out->option[k];
+		o->a = c->a;
+		o->sweep = c->sweep_macro;
+		o->chance = (double)c->wins / (double)b->weighed;
+		o->margin = (double)c->margin / (double)b->weighed;
+	}
+	return 0;
+}
+
+int bot_option_of(const bot_estimate *e, const bt_action *a)
+{
+	for (int k = 0; k < e->n; k++) {
+		const bot_option *o = &e->option[k];
+		if (o->sweep ? is_sweep(a) && a->card == o->a.card
+		             : bot_action_index(&o->a, 1, a) == 0)
+			return k;
+	}
+	return -1;
 }
 
 int bot_clairvoyant(bot *b, const bt_game *g, bt_action *out,

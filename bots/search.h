@@ -61,7 +61,8 @@ enum {
 enum {
 	BOT_INDEPENDENT = 1,  /* a fresh drawn game per action and trial */
 	BOT_NO_PRUNE = 2,     /* never drop an action early */
-	BOT_SHORTLIST = 4     /* weigh only the greedy crew's picks, work, log */
+	BOT_SHORTLIST = 4,    /* weigh only the greedy crew's picks, work, log */
+	BOT_ESTIMATE = 8      /* (bot_estimate_options: weigh even one action) */
 };
 
 /* How much a bot may think about one decision. */
@@ -96,6 +97,38 @@ void bot_free(bot *b);
 int bot_search(bot *b, const bt_game *g, int seat, unsigned told,
                const bot_budget *budget, uint64_t seed, bt_action *out,
                bot_stats *st);
+
+/* One action as the search weighed it. */
+typedef struct bot_option {
+	bt_action a;         /* sweep: the card only, its order left open */
+	int sweep;           /* "play this Sensor Sweep", the order chosen
+	                      * in each drawn game as the greedy crew would */
+	double chance;       /* share of the drawn games won after it, 0..1 */
+	double margin;       /* their mean Leisure margin (Leisure - goal) */
+} bot_option;
+
+/* What each of a seat's actions is worth, as far as the seat can know. */
+typedef struct bot_estimate {
+	int n;                           /* options (1..BOT_MAX_CANDIDATES) */
+	int choice;                      /* the one the search would play */
+	uint64_t games;                  /* drawn games each was played in */
+	bot_option option[BOT_MAX_CANDIDATES];
+} bot_estimate;
+
+/*
+ * Weighs every one of seat's actions in g, even a lone one, from the
+ * seat's observation (told as for bot_search), on the same drawn games:
+ * budget->rollouts shared among them, none dropped early.  The chances
+ * are those of the crew winning if the greedy crew plays on after the
+ * action.  Deterministic as bot_search.  Returns 0, or -1 as it does.
+ */
+int bot_estimate_options(bot *b, const bt_game *g, int seat, unsigned told,
+                         const bot_budget *budget, uint64_t seed,
+                         bot_estimate *out);
+
+/* The option of e that action a (any action of the game, a sweep with
+ * its order) is, or -1. */
+int bot_option_of(const bot_estimate *e, const bt_action *a);
 
 /*
  * The same search on the true state: every hand, the deck orders and the

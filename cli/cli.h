@@ -13,6 +13,7 @@ int cmd_play(int argc, char **argv);
 int cmd_admin(int argc, char **argv);
 int cmd_mailer(int argc, char **argv);
 int cmd_inbound(int argc, char **argv);
+int cmd_review(int argc, char **argv);
 
 /* "buffertime admin [--db FILE] mail ...": argv[0] is "mail"; db is the
  * database admin chose (admin_mail.c). */

@@ -14,6 +14,8 @@ static const struct {
 	const char *usage;
 } commands[] = {
 	{ "replay", cmd_replay, "replay [--seat N] FILE|-" },
+	{ "review", cmd_review, "review [--json] [--rollouts N] [--seed S] "
+	  "FILE|-" },
 	{ "new", cmd_new, "new --players N [--first K] [--seed HEX]" },
 	{ "sim", cmd_sim, "sim --games N --players N|all --policy random|greedy"
 	                  " [--seed S] [--jobs J]" },

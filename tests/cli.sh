@@ -272,4 +272,39 @@ for args in "--bot 4" "--bot 0" "--bot 1=smart" "--bot 1 --rollouts 0" \
 	expect_rc "play $args" 2
 done
 
+# review: where a recorded game was won or lost (the figures themselves
+# are checked by check_review); the rigged loss ends at 0%
+run review --rollouts 200 "$TESTDATA/loss.rec"
+expect_rc "review loss.rec" 0
+check "the review says the game was lost" grep -q '^A 3-player game, lost: Leisure 0, goal 20\.$' "$tmp/out"
+check "the review lists the six moves" test "$(grep -cE '^ +[1-6] +[1-5] [1-3] work ' "$tmp/out")" -eq 6
+check "the last move took the chance to 0%" grep -qE '^ +6 +5 1 work +[0-9]+% +[0-9]+% +0%' "$tmp/out"
+check "the review names its turning points in words" grep -q '^- Round 5, move 6: Seat 1 got to work' "$tmp/out"
+cp "$tmp/out" "$tmp/review1.txt"
+run review --rollouts 200 - <"$TESTDATA/loss.rec"
+check "the same record, rollouts and seed give the same review" cmp -s "$tmp/out" "$tmp/review1.txt"
+run review --json --rollouts 200 --seed 3 "$TESTDATA/example.rec"
+expect_rc "review --json example.rec" 0
+check "the JSON review parses, one entry a move" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["result"] == "playing" and r["seed"] == "3" and r["rollouts"] == 200
+assert len(r["moves"]) == int(sys.argv[2]), len(r["moves"])
+for k, m in enumerate(r["moves"]):
+    assert m["move"] == k + 1 and 0 <= m["before"] <= 1 and 0 <= m["after"] <= 1
+assert 1 <= len(r["turning_points"]) <= 3
+' "$tmp/out" "$(grep -cE '^[1-6] ' "$TESTDATA/example.rec")"
+for args in "" "--rollouts 0 x.rec" "--rollouts" "--seed -1 x.rec" \
+    "--colour x.rec" "a.rec b.rec"; do
+	# shellcheck disable=SC2086
+	run review $args
+	expect_rc "review $args" 2
+done
+run review "$tmp/none.rec"
+expect_rc "review of a missing file" 2
+printf 'buffertime 1\nplayers 3\n' >"$tmp/short.rec"
+run review "$tmp/short.rec"
+expect_rc "review of a record without a seed" 1
+check "a bad record is named with its line" grep -q 'short.rec:2: rule' "$tmp/err"
+
 finish

@@ -1,0 +1,148 @@
+/*
+ * review.c - the crew's chance before and after every move of a recorded
+ * game, and its turning points (review.h says what each figure means).
+ *
+ * The record is played again from its header; before each action the
+ * mover's options are weighed (bot_estimate_options) from the mover's
+ * observation alone, each move with a seed of its own drawn from the
+ * review's, so a move's figures do not depend on the moves before it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "review.h"
+
+static int review_fail(bt_error *err, const char *why, int item)
+{
+	err->code = BT_ERR_SETUP;
+	err->rule = 0;
+	err->deck = BT_DECK__MAX;
+	snprintf(err->why, sizeof err->why, "%s (line %d after the header)",
+	         why, item + 1);
+	return -1;
+}
+
+int review_set_up(const bt_record *rec, bt_game *g, bt_error *err)
+{
+	if (bt_game_init(g, rec->players, rec->first, rec->key, err))
+		return -1;
+	for (int i = 0; i < rec->header_stacks; i++) {
+		const bt_stack_line *s = &rec->stacks[i];
+		if (bt_game_stack(g, (bt_deck)s->deck, s->c, s->n, err))
+			return -1;
+	}
+	return bt_game_start(g, err);
+}
+
+/* splitmix64: a seed per move from the review's. */
+static uint64_t move_seed(uint64_t seed, int k)
+{
+	uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (uint64_t)(unsigned)(k + 1);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Weighs the options of the move a about to be made in g. */
+static int weigh(bot *b, const bt_game *g, const bt_action *a, int rollouts,
+                 uint64_t seed, review_move *m, bot_estimate *e)
+{
+	bot_budget budget = { rollouts, 0, 0 };
+	int played;
+
+	if (bot_estimate_options(b, g, a->seat, 0, &budget, seed, e))
+		return -1;
+	played = bot_option_of(e, a);
+	if (played < 0)
+		return -1;
+	m->before = e->option[e->choice].chance;
+	m->played = e->option[played].chance;
+	m->best = e->option[e->choice].a;
+	m->best_sweep = e->option[e->choice].sweep;
+	m->best_is_played = played == e->choice;
+	m->options = e->n;
+	return 0;
+}
+
+void review_best_text(const review_move *m, char *buf, size_t cap)
+{
+	if (m->best_sweep)
+		snprintf(buf, cap, "%d special %s", m->best.seat,
+		         bt_card_get(m->best.card)->id);
+	else if (bt_action_format(&m->best, buf, cap) < 0 && cap > 0)
+		buf[0] = '\0';
+}
+
+static void find_turning_points(review *r)
+{
+	r->nturning = 0;
+	for (int k = 0; k < r->nmoves; k++) {
+		double swing = fabs(r->move[k].after - r->move[k].before);
+		int at = r->nturning;
+		while (at > 0 && swing > fabs(r->move[r->turning[at - 1]].after -
+		                              r->move[r->turning[at - 1]].before))
+			at--;
+		if (at >= REVIEW_TURNING_POINTS)
+			continue;
+		if (r->nturning < REVIEW_TURNING_POINTS)
+			r->nturning++;
+		memmove(&r->turning[at + 1], &r->turning[at],
+		        (size_t)(r->nturning - 1 - at) * sizeof r->turning[0]);
+		r->turning[at] = k;
+	}
+}
+
+/* Each move's after is the next one's before; the last, the result. */
+static void link_moves(review *r, const bt_game *end)
+{
+	for (int k = 0; k + 1 < r->nmoves; k++)
+		r->move[k].after = r->move[k + 1].before;
+	if (r->nmoves > 0)
+		r->move[r->nmoves - 1].after =
+			end->status == BT_WON ? 1.0
+			: end->status == BT_LOST ? 0.0
+			: r->move[r->nmoves - 1].played;
+	r->won = end->status == BT_WON ? 1 : end->status == BT_LOST ? 0 : -1;
+	r->leisure = end->leisure;
+	r->goal = bt_goal(end);
+}
+
+int review_record(bot *b, const bt_record *rec, int rollouts, uint64_t seed,
+                  review *out, bt_error *err)
+{
+	bot_estimate e;
+	bt_game g;
+
+	memset(out, 0, sizeof *out);
+	out->players = rec->players;
+	if (rollouts <= 0 || rollouts > BOT_MAX_ROLLOUTS)
+		return review_fail(err, "the budget is out of range", -1);
+	if (review_set_up(rec, &g, err))
+		return -1;
+	for (int i = 0; i < rec->nitems; i++) {
+		const bt_item *it = &rec->items[i];
+		if (it->type == BT_ITEM_STACK) {
+			const bt_stack_line *s = &rec->stacks[it->stack];
+			if (bt_game_stack(&g, (bt_deck)s->deck, s->c, s->n, err))
+				return -1;
+			continue;
+		}
+		review_move *m = &out->move[out->nmoves];
+		m->action = it->action;
+		m->round = g.round;
+		m->leisure_before = g.leisure;
+		if (weigh(b, &g, &it->action, rollouts,
+		          move_seed(seed, out->nmoves), m, &e))
+			return review_fail(err, "the search could not weigh "
+			                   "this move", i);
+		if (bt_apply(&g, &it->action, err))
+			return -1;
+		m->leisure_after = g.leisure;
+		out->nmoves++;
+	}
+	link_moves(out, &g);
+	find_turning_points(out);
+	return 0;
+}

@@ -1,0 +1,78 @@
+/*
+ * review.h - after the game: the crew's chance of winning before and
+ * after every move, as the search estimates it from what the mover
+ * could know (the public table, the mover's hand and its own Sensor
+ * Sweeps: no table talk is assumed), and the moves that changed it most.
+ *
+ * Before move k is the chance with the mover's best option (the one the
+ * search would play); after it is the chance before the next move (its
+ * luck included: the cards drawn, a reprimand), or 1 or 0 once the game
+ * is over.  Each move also keeps the chance of the option played, and
+ * the search's preferred option with its chance.
+ *
+ * Pure computation on the engine and the search (no I/O): the command
+ * line, the worker and the web pages present it.  Deterministic given
+ * the budget and seed.
+ */
+#ifndef BOT_REVIEW_H
+#define BOT_REVIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game.h"
+#include "record.h"
+#include "search.h"
+
+enum {
+	REVIEW_MAX_MOVES = BT_RECORD_MAX_ITEMS,
+	REVIEW_TURNING_POINTS = 3,
+	/* Games played out per move by default: about 0.3 s a move on one
+	 * core of the development machine, 20 s for a 60-move game. */
+	REVIEW_DEFAULT_ROLLOUTS = 10000
+};
+
+typedef struct review_move {
+	bt_action action;        /* as recorded */
+	uint8_t round;           /* the round it was made in */
+	int16_t leisure_before, leisure_after;
+	double before;           /* chance with the mover's best option */
+	double played;           /* chance of the option played */
+	double after;            /* chance before the next move; 1/0 at the end */
+	bt_action best;          /* the option the search would play (a
+	                          * sweep: the card, order left open) */
+	int best_sweep;          /* best is "play this Sensor Sweep" */
+	int best_is_played;      /* the move was the search's choice */
+	int options;             /* options the mover had */
+} review_move;
+
+typedef struct review {
+	int players;
+	int won;                 /* 1 won, 0 lost, -1 the game is not over */
+	int leisure, goal;       /* at the end */
+	int nmoves;
+	review_move move[REVIEW_MAX_MOVES];
+	/* the moves whose after - before was largest in size, largest first
+	 * (fewer if the game is shorter); indices into move[] */
+	int nturning;
+	int turning[REVIEW_TURNING_POINTS];
+} review;
+
+/* The game as rec's header sets it up, before any line after it.
+ * Returns 0, or -1 with err filled in. */
+int review_set_up(const bt_record *rec, bt_game *g, bt_error *err);
+
+/* m's best option as a record writes an action ("2 work"; a sweep to
+ * play, its order left open: "2 special X04"), into buf (cap bytes). */
+void review_best_text(const review_move *m, char *buf, size_t cap);
+
+/*
+ * Reviews the game rec records (a replayed record: bt_replay's rec),
+ * rollouts games per move from seed.  b is a bot's scratch memory.
+ * Returns 0, or -1 with err filled in (the record does not replay, or
+ * the search failed on a state: a bug).
+ */
+int review_record(bot *b, const bt_record *rec, int rollouts, uint64_t seed,
+                  review *out, bt_error *err);
+
+#endif
