@@ -9,6 +9,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "review.h"
@@ -45,25 +46,30 @@ static uint64_t move_seed(uint64_t seed, int k)
 	return z ^ (z >> 31);
 }
 
-/* Weighs the options of the move a about to be made in g. */
-static int weigh(bot *b, const bt_game *g, const bt_action *a, int rollouts,
-                 uint64_t seed, review_move *m, bot_estimate *e)
+int review_weigh_move(bot *b, const bt_game *g, const bt_action *a,
+                      int rollouts, uint64_t seed, int k, review_move *m)
 {
 	bot_budget budget = { rollouts, 0, 0 };
-	int played;
+	bot_estimate *e = malloc(sizeof *e);
+	int played = -1;
 
-	if (bot_estimate_options(b, g, a->seat, 0, &budget, seed, e))
-		return -1;
-	played = bot_option_of(e, a);
-	if (played < 0)
-		return -1;
-	m->before = e->option[e->choice].chance;
-	m->played = e->option[played].chance;
-	m->best = e->option[e->choice].a;
-	m->best_sweep = e->option[e->choice].sweep;
-	m->best_is_played = played == e->choice;
-	m->options = e->n;
-	return 0;
+	memset(m, 0, sizeof *m);
+	m->action = *a;
+	m->round = g->round;
+	m->leisure_before = g->leisure;
+	if (e && bot_estimate_options(b, g, a->seat, 0, &budget,
+	                              move_seed(seed, k), e) == 0)
+		played = bot_option_of(e, a);
+	if (played >= 0) {
+		m->before = e->option[e->choice].chance;
+		m->played = e->option[played].chance;
+		m->best = e->option[e->choice].a;
+		m->best_sweep = e->option[e->choice].sweep;
+		m->best_is_played = played == e->choice;
+		m->options = e->n;
+	}
+	free(e);
+	return played >= 0 ? 0 : -1;
 }
 
 void review_best_text(const review_move *m, char *buf, size_t cap)
@@ -94,8 +100,7 @@ static void find_turning_points(review *r)
 	}
 }
 
-/* Each move's after is the next one's before; the last, the result. */
-static void link_moves(review *r, const bt_game *end)
+void review_finish(review *r, const bt_game *end)
 {
 	for (int k = 0; k + 1 < r->nmoves; k++)
 		r->move[k].after = r->move[k + 1].before;
@@ -107,12 +112,13 @@ static void link_moves(review *r, const bt_game *end)
 	r->won = end->status == BT_WON ? 1 : end->status == BT_LOST ? 0 : -1;
 	r->leisure = end->leisure;
 	r->goal = bt_goal(end);
+	r->players = end->players;
+	find_turning_points(r);
 }
 
 int review_record(bot *b, const bt_record *rec, int rollouts, uint64_t seed,
                   review *out, bt_error *err)
 {
-	bot_estimate e;
 	bt_game g;
 
 	memset(out, 0, sizeof *out);
@@ -130,11 +136,8 @@ int review_record(bot *b, const bt_record *rec, int rollouts, uint64_t seed,
 			continue;
 		}
 		review_move *m = &out->move[out->nmoves];
-		m->action = it->action;
-		m->round = g.round;
-		m->leisure_before = g.leisure;
-		if (weigh(b, &g, &it->action, rollouts,
-		          move_seed(seed, out->nmoves), m, &e))
+		if (review_weigh_move(b, &g, &it->action, rollouts, seed,
+		                      out->nmoves, m))
 			return review_fail(err, "the search could not weigh "
 			                   "this move", i);
 		if (bt_apply(&g, &it->action, err))
@@ -142,7 +145,6 @@ int review_record(bot *b, const bt_record *rec, int rollouts, uint64_t seed,
 		m->leisure_after = g.leisure;
 		out->nmoves++;
 	}
-	link_moves(out, &g);
-	find_turning_points(out);
+	review_finish(out, &g);
 	return 0;
 }

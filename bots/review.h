@@ -67,6 +67,23 @@ int review_set_up(const bt_record *rec, bt_game *g, bt_error *err);
 void review_best_text(const review_move *m, char *buf, size_t cap);
 
 /*
+ * The figures of move k (counting from 0) of a review from seed: a about
+ * to be made in g, weighed with rollouts games from the mover's
+ * observation.  Fills m but its leisure_after and after (the caller
+ * knows them once a is applied, and after the next move).  A move's
+ * figures depend only on g, a, rollouts, seed and k, so a review may be
+ * computed a few moves at a time.  Returns 0, or -1 (out of memory, or
+ * the search failed on g: a bug).
+ */
+int review_weigh_move(bot *b, const bt_game *g, const bt_action *a,
+                      int rollouts, uint64_t seed, int k, review_move *m);
+
+/* Once r->move[0..nmoves-1] are weighed, with end the final state: links
+ * each move's after to the next one's before (the last: 1 won, 0 lost),
+ * sets the result and picks the turning points. */
+void review_finish(review *r, const bt_game *end);
+
+/*
  * Reviews the game rec records (a replayed record: bt_replay's rec),
  * rollouts games per move from seed.  b is a bot's scratch memory.
  * Returns 0, or -1 with err filled in (the record does not replay, or

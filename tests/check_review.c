@@ -7,7 +7,8 @@
  *     the moves with the largest swings, largest first;
  *   - stack lines (a rigged record) are followed: the rigged loss is
  *     reviewed as lost, its last move taking the chance to 0;
- *   - the same record, budget and seed give the same review;
+ *   - the same record, budget and seed give the same review, and so
+ *     does computing it a move at a time;
  *   - honesty: a world drawn from the mover's observation (other hands
  *     and deck orders changed) gives byte-identical estimates.
  *
@@ -142,6 +143,31 @@ START_TEST(test_review_of_greedy_games)
 }
 END_TEST
 
+/* A review computed a move at a time (as the worker does, between bot
+ * moves) is the review computed at once. */
+START_TEST(test_review_move_by_move_is_the_same)
+{
+	bt_error err;
+	bt_game g;
+	int k = 0;
+
+	greedy_record(3, 77);
+	ck_assert_int_eq(review_record(b, &rec, ROLLOUTS, 5, rv, &err), 0);
+	memset(again, 0, sizeof *again);
+	ck_assert_int_eq(review_set_up(&rec, &g, &err), 0);
+	for (int i = 0; i < rec.nitems; i++, k++) {
+		review_move *m = &again->move[k];
+		ck_assert_int_eq(review_weigh_move(b, &g, &rec.items[i].action,
+		                                   ROLLOUTS, 5, k, m), 0);
+		ck_assert_int_eq(bt_apply(&g, &rec.items[i].action, &err), 0);
+		m->leisure_after = g.leisure;
+	}
+	again->nmoves = k;
+	review_finish(again, &g);
+	ck_assert(memcmp(rv, again, sizeof *rv) == 0);
+}
+END_TEST
+
 /* tests/data/loss.rec: stack lines make every round end in a reprimand
  * until the crew loses. */
 START_TEST(test_review_follows_stack_lines)
@@ -233,6 +259,7 @@ static Suite *review_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_review_of_greedy_games, 0, 5);
+	tcase_add_test(tc, test_review_move_by_move_is_the_same);
 	tcase_add_test(tc, test_review_follows_stack_lines);
 	tcase_add_test(tc, test_review_refuses_a_bad_budget);
 	tcase_add_test(tc, test_estimates_see_only_the_movers_knowledge);
