@@ -1,7 +1,7 @@
 # mail/mail.mk - included by Makefile.am: libmail (the words of the
 # emails, their headers, sending them) and the mailer's tests.
 mail_libmail_a_SOURCES = \
-	mail/compose.c mail/compose.h \
+	mail/compose.c mail/compose.h mail/compose_links.c \
 	mail/compose_menu.c mail/compose_menu.h mail/loop.h \
 	mail/message.c mail/message.h \
 	mail/send.c mail/send.h \
