@@ -61,6 +61,8 @@ static const struct {
 	  0, 0, CONF_LIMIT_MAX },
 	{ "bot_rollouts", CONF_INT, offsetof(conf, bot_rollouts), 0, 1,
 	  CONF_ROLLOUTS_MAX },
+	{ "review_rollouts", CONF_INT, offsetof(conf, review_rollouts), 0, 1,
+	  CONF_ROLLOUTS_MAX },
 	{ "reply_address", CONF_TEXT, offsetof(conf, reply_address),
 	  sizeof(((conf *)0)->reply_address), 0, 0 },
 	{ "trust_authserv", CONF_TEXT, offsetof(conf, trust_authserv),
@@ -99,6 +101,7 @@ void conf_defaults(conf *c)
 	c->games_per_hour = 10;
 	c->seat_mails_per_day = 3;
 	c->bot_rollouts = CONF_ROLLOUTS_DEFAULT;
+	c->review_rollouts = CONF_REVIEW_ROLLOUTS_DEFAULT;
 }
 
 /* Parses a decimal in [min, max]. */

@@ -23,6 +23,8 @@
  *	seat_mails_per_day = 3             (per recipient; 0: no limit)
  *	bot_rollouts = 2000                (games a bot plays out to choose
  *	                                   one move: the worker's)
+ *	review_rollouts = 10000            (games played out per move of a
+ *	                                   finished game's review)
  *	reply_address = play@games.example.org  (default unset: moves by
  *	                                   reply off; its part before '@'
  *	                                   at most 13 bytes, reply.h)
@@ -51,6 +53,7 @@ enum {
 	CONF_CODE_MAX = 128,
 	CONF_LIMIT_MAX = 100000,
 	CONF_ROLLOUTS_DEFAULT = 2000,  /* bots/search.h BOT_DEFAULT_ROLLOUTS */
+	CONF_REVIEW_ROLLOUTS_DEFAULT = 10000,  /* REVIEW_DEFAULT_ROLLOUTS */
 	CONF_ROLLOUTS_MAX = 1000000,
 	CONF_WHY_MAX = 1200       /* a comfortable size for `why` */
 };
@@ -75,6 +78,7 @@ typedef struct conf {
 	int games_per_hour;                /* per client; 0: no limit */
 	int seat_mails_per_day;            /* per recipient; 0: no limit */
 	int bot_rollouts;                  /* per bot move */
+	int review_rollouts;               /* per move of a review */
 	char reply_address[CONF_URL_MAX + 1];  /* "" unless moves by reply */
 	char trust_authserv[CONF_URL_MAX + 1]; /* our MTA's authserv-id, or "" */
 } conf;

@@ -4,7 +4,7 @@
  *   buffertime mailer [--config FILE] [--db FILE] [--key-file FILE]
  *                     [--base-url URL] [--mail-from ADDR] [--sendmail CMD]
  *                     [--mail-dir DIR] [--timeout SECS] [--poll SECS]
- *                     [--once]
+ *                     [--bot-rollouts N] [--review-rollouts N] [--once]
  *
  * The settings are those of buffertime.fcgi (cgi/config.h: the same
  * file serves both), flags over the file.  --once: one round (cron),
@@ -27,6 +27,7 @@
 
 #include "../cgi/config.h"   /* not autoconf's config.h, found first */
 #include "botturn.h"
+#include "review.h"
 #include "cli.h"
 #include "courier.h"
 #include "mailer.h"
@@ -38,9 +39,11 @@ static const char usage[] =
 	"                         [--base-url URL] [--mail-from ADDR]\n"
 	"                         [--sendmail CMD] [--mail-dir DIR]\n"
 	"                         [--timeout SECS] [--poll SECS]\n"
-	"                         [--bot-rollouts N] [--once]\n"
+	"                         [--bot-rollouts N] [--review-rollouts N]\n"
+	"                         [--once]\n"
 	"Plays the bot seats' turns (the search bot, N games played out a"
-	" move),\nthen sends the queued emails: through CMD (default"
+	" move),\nreviews finished games (--review-rollouts games a move),"
+	"\nthen sends the queued emails: through CMD (default"
 	" /usr/sbin/sendmail -t -i,\nsplit on blanks, no shell), or as one"
 	" file per message in DIR."
 	"\n--once: one round, then exit (0, or 1 if an email failed); else"
@@ -58,6 +61,7 @@ static const struct {
 	{ "--sendmail", "sendmail" }, { "--mail-dir", "mail_dir" },
 	{ "--timeout", "mail_timeout" }, { "--poll", "mail_poll" },
 	{ "--bot-rollouts", "bot_rollouts" },
+	{ "--review-rollouts", "review_rollouts" },
 };
 
 enum { NFLAGS = sizeof flags / sizeof flags[0], KEY_TRIES = 3 };
@@ -170,20 +174,39 @@ static int load_keys(const conf *c, token_keys *k)
 _Static_assert((int)CONF_ROLLOUTS_DEFAULT == (int)BOT_DEFAULT_ROLLOUTS &&
                (int)CONF_ROLLOUTS_MAX <= (int)BOT_MAX_ROLLOUTS,
                "the settings' bot budget is the bot's");
+_Static_assert((int)CONF_REVIEW_ROLLOUTS_DEFAULT ==
+               (int)REVIEW_DEFAULT_ROLLOUTS,
+               "the settings' review budget is the review's");
 
-/* The mailer's "also": the bot turns due, before the emails. */
-static void bot_turns(void *ctx)
+/* The mailer's "also": the bot turns and reviews due, before the
+ * emails; 1 if it left some due. */
+static int bot_turns(void *ctx)
 {
 	botturn *t = ctx;
 	store_error e;
 	int moved;
 
-	if (botturn_round(t, &moved, &e) != STORE_OK)
+	if (botturn_round(t, &moved, &e) != STORE_OK) {
 		fprintf(stderr, "buffertime worker: %s: %s\n",
 		        store_rc_name(e.rc), e.why);
-	else if (moved > 0)
+		return 0;
+	}
+	if (moved > 0)
 		fprintf(stderr, "buffertime worker: %d bot move%s\n", moved,
 		        moved == 1 ? "" : "s");
+	return t->more;
+}
+
+/* --once: every job and email due now, in rounds as the daemon does
+ * them (a round's jobs are bounded in time), however many it takes. */
+static store_rc once_round(mailer *m, mailer_counts *c, store_error *e)
+{
+	store_rc rc;
+
+	do
+		rc = mailer_round(m, c, e);
+	while (rc == STORE_OK && m->also_more);
+	return rc;
 }
 
 /* Runs the mailer, and the bot turns, on the open store s. */
@@ -194,6 +217,7 @@ static int run(const conf *c, store *s, const token_keys *k, int once)
 		.db = c->db,
 		.compose = { .st = s, .keys = k, .base_url = c->base_url },
 		.budget = { c->bot_rollouts, 0, 0 },
+		.review_rollouts = c->review_rollouts,
 		.log = stderr,
 		.lock_fd = -1,
 	};
@@ -230,7 +254,7 @@ static int run(const conf *c, store *s, const token_keys *k, int once)
 	mailer_signals();
 	if (!once) {
 		rc = mailer_daemon(&m);
-	} else if (mailer_round(&m, &counts, &e) != STORE_OK) {
+	} else if (once_round(&m, &counts, &e) != STORE_OK) {
 		mailer_report(&m, &counts);
 		fprintf(stderr, "buffertime mailer: %s: %s\n",
 		        store_rc_name(e.rc), e.why);

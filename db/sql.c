@@ -188,6 +188,22 @@ static const char *const sql_text[SQL__MAX] = {
 		"UPDATE jobs SET done = ?2, outcome = ?3 WHERE id = ?1",
 	[SQL_JOB_RECLAIM] =
 		"UPDATE jobs SET due = ?1 WHERE done IS NULL AND due > ?1",
+	[SQL_JOB_LATER] =
+		"UPDATE jobs SET due = ?2 WHERE id = ?1 AND done IS NULL",
+	/* store_review.c */
+	[SQL_REVIEW_QUEUE] =
+		"INSERT INTO jobs (kind, game, seq, seat, created, due)"
+		" VALUES ('review', ?1, ?2, ?3, ?4, ?4)"
+		" ON CONFLICT (kind, game, seq) DO NOTHING",
+	[SQL_REVIEW_PUT] =
+		"INSERT OR REPLACE INTO review_moves (game, move, chance_before,"
+		" chance_played, best_verb, best_card, best_sweep,"
+		" best_is_played, options)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+	[SQL_REVIEW_GET] =
+		"SELECT move, chance_before, chance_played, best_verb, best_card,"
+		" best_sweep, best_is_played, options FROM review_moves"
+		" WHERE game = ?1 ORDER BY move LIMIT ?2",
 	[SQL_JOB_NEXT] =
 		"SELECT min(due) FROM jobs WHERE done IS NULL",
 	[SQL_JOB_LIST] =

@@ -77,6 +77,11 @@ enum sql_stmt {
 	SQL_STANDIN_ASK,
 	SQL_STANDIN_DUE,
 	SQL_MADE_BY,
+	SQL_JOB_LATER,
+	/* store_review.c */
+	SQL_REVIEW_QUEUE,
+	SQL_REVIEW_PUT,
+	SQL_REVIEW_GET,
 	/* store_block.c */
 	SQL_BLOCK_ADD,
 	SQL_BLOCK_DROP_QUEUED,
@@ -212,6 +217,11 @@ store_rc sql_standin_set(store *s, const char *id, int seat, int64_t since,
 store_rc sql_queue_bot_turn(store *s, const char *id, const char *bot,
                             const bt_game *state, int seq,
                             store_error *err);
+
+/* Queues the review of the game id if state is over: it then has seq
+ * lines, the last seat's (store_review.c). */
+store_rc sql_queue_review(store *s, const char *id, const bt_game *state,
+                          int seq, int seat, store_error *err);
 
 /* Registers address_key(text) (store_address_key; NULL if not an
  * address) on db, before any statement that uses it is prepared

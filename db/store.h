@@ -653,6 +653,39 @@ store_rc store_job_list(store *s, int all,
                         int (*fn)(void *ctx, const store_job *j), void *ctx,
                         store_error *err);
 
+/* Job id, claimed, is to be claimed again at due (a job done in parts:
+ * a review weighed a few moves at a time). */
+store_rc store_job_later(store *s, int64_t id, int64_t due, store_error *err);
+
+/* ---- the post-game review (store_review.c) ---------------------------- */
+
+/*
+ * The review's figures for one move of a finished game (move counts its
+ * action lines from 0): the crew's chance of winning with the mover's
+ * best option and with the option played, as the search estimated them
+ * from what the mover could know (bots/review.h), and that best option.
+ * A 'review' job is queued in the transaction of the move that ends a
+ * game; the worker puts the moves' figures in a few at a time.
+ */
+typedef struct store_review_move {
+	int move;
+	double before, played;      /* 0..1 */
+	int best_verb, best_card;   /* bt_verb, bt_card */
+	int best_sweep;             /* "play this Sensor Sweep", order open */
+	int best_is_played;
+	int options;                /* the mover had (>= 1) */
+} store_review_move;
+
+/* Keeps (or replaces) the figures of m->move of game id.  STORE_INVALID
+ * if they are out of range. */
+store_rc store_review_put(store *s, const char *id,
+                          const store_review_move *m, store_error *err);
+
+/* The figures of game id's moves 0, 1, ... as far as they are in
+ * without a gap, at most cap of them, into out; *n how many. */
+store_rc store_review_get(store *s, const char *id, store_review_move *out,
+                          int cap, int *n, store_error *err);
+
 /* store_append, the line marked as chosen by made_by: "" (the seat's
  * player), "bot" or "stand-in". */
 store_rc store_append_as(store *s, const char *id, int expected_seq,

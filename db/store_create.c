@@ -386,7 +386,9 @@ store_rc store_import(store *s, const bt_record *rec,
 	if ((rc = insert_game(s, id, rec, header, NULL, rec->nitems,
 	                      &s->replay->game, 0, err)) ||
 	    (rc = insert_seats(s, id, rec, emails, NULL, err)) ||
-	    (rc = insert_items(s, id, rec, err))) {
+	    (rc = insert_items(s, id, rec, err)) ||
+	    (rc = sql_queue_review(s, id, &s->replay->game, rec->nitems, 1,
+	                           err))) {
 		sql_rollback(s);
 		return rc;
 	}

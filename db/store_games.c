@@ -367,6 +367,8 @@ store_rc sql_append_locked(store *s, const char *id, int expected_seq,
 	if (!made_by[0] && before->seats[a->seat - 1].standin_since &&
 	    (rc = sql_standin_set(s, id, a->seat, 0, err)))
 		return rc;
+	if ((rc = sql_queue_review(s, id, next, before->seq + 1, a->seat, err)))
+		return rc;
 	return sql_queue_bot_turn(s, id, next->status == BT_PLAYING
 	                          ? sql_seat_bot(&before->seats[next->turn - 1])
 	                          : "", next, before->seq + 1, err);

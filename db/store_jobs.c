@@ -79,6 +79,17 @@ store_rc store_job_done(store *s, int64_t id, const char *outcome,
 	       : store_sqlite_fail(s, rc, "marking a job done", err);
 }
 
+store_rc store_job_later(store *s, int64_t id, int64_t due, store_error *err)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_JOB_LATER);
+
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int64(st, 2, due);
+	int rc = sql_run(s, SQL_JOB_LATER);
+	return rc == SQLITE_DONE ? STORE_OK
+	       : store_sqlite_fail(s, rc, "putting a job off", err);
+}
+
 store_rc store_job_reclaim(store *s, int64_t now, store_error *err)
 {
 	sqlite3_stmt *st = sql_get(s, SQL_JOB_RECLAIM);

@@ -266,8 +266,7 @@ store_rc mailer_round(mailer *m, mailer_counts *c, store_error *err)
 	int n = 0;
 
 	memset(err, 0, sizeof *err);
-	if (m->also)
-		m->also(m->also_ctx);
+	m->also_more = m->also ? m->also(m->also_ctx) : 0;
 	if ((rc = store_queue_reminders(m->st, now, compose_reminder,
 	                                &m->compose, &n, &e)) != STORE_OK) {
 		pass_failed(m, "reminders", &e);
@@ -318,7 +317,7 @@ int mailer_daemon(mailer *m)
 		 * unblocks them atomically: a stop that comes in between
 		 * still ends the wait at once. */
 		sigprocmask(SIG_BLOCK, &stops, &old);
-		if (!stop_flag) {
+		if (!stop_flag && !m->also_more) {
 			struct timespec ts = { m->poll, 0 };
 			pselect(0, NULL, NULL, NULL, &ts, &old);
 		}

@@ -43,9 +43,11 @@ typedef struct mailer {
 	int lock_fd;                /* mailer_open's lock file, or -1 */
 	/* Other work done at the start of every round, before the emails
 	 * (the worker's bot turns, whose moves queue emails), or NULL; it
-	 * reports its own failures. */
-	void (*also)(void *ctx);
+	 * reports its own failures, and returns 1 if it left work due now
+	 * (the daemon then does not wait before the next round). */
+	int (*also)(void *ctx);
 	void *also_ctx;
+	int also_more;              /* what it returned last */
 } mailer;
 
 /* What a round did. */

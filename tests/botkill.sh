@@ -35,6 +35,7 @@ trap 'exit 1' HUP INT TERM
 
 games=${BOTKILL_GAMES:-6}
 rollouts=${BOTKILL_ROLLOUTS:-2000}
+review_rollouts=${BOTKILL_REVIEW_ROLLOUTS:-100}
 want_kills=${BOTKILL_KILLS:-30}
 db=$tmp/games.db
 key=$tmp/server.key
@@ -54,7 +55,7 @@ more() {
 }
 more "$games"
 check "every game's first turn is a job" \
-	[ "$(sql 'SELECT count(*) FROM jobs')" = "$games" ]
+	[ "$(sql "SELECT count(*) FROM jobs WHERE kind = 'move'")" = "$games" ]
 
 # A random pause of 50 to 399 ms.
 pause() {
@@ -71,7 +72,7 @@ while [ "$kills" -lt "$want_kills" ]; do
 	fi
 	"$BUFFERTIME" worker --db "$db" --key-file "$key" \
 		--base-url http://bt.example/ --mail-dir "$tmp/mail" --poll 1 \
-		--bot-rollouts "$rollouts" 2>>"$tmp/worker.err" &
+		--bot-rollouts "$rollouts" --review-rollouts "$review_rollouts" 2>>"$tmp/worker.err" &
 	worker=$!
 	pause
 	kill -KILL "$worker" 2>/dev/null && kills=$((kills + 1))
@@ -81,16 +82,18 @@ done
 under_fire=$(sql 'SELECT count(*) FROM actions')
 timeout 300 "$BUFFERTIME" worker --db "$db" --key-file "$key" \
 	--base-url http://bt.example/ --mail-dir "$tmp/mail" --once \
-	--bot-rollouts "$rollouts" 2>>"$tmp/worker.err"
+	--bot-rollouts "$rollouts" --review-rollouts "$review_rollouts" 2>>"$tmp/worker.err"
 check "the worker left alone finished (exit $?)" [ $? -eq 0 ]
 
 moves=$(sql 'SELECT count(*) FROM actions')
-jobs=$(sql 'SELECT count(*) FROM jobs')
+jobs=$(sql "SELECT count(*) FROM jobs WHERE kind = 'move'")
+reviewed=$(sql "SELECT count(*) FROM jobs WHERE outcome = 'reviewed'")
+rows=$(sql 'SELECT count(*) FROM review_moves')
 moved=$(sql "SELECT count(*) FROM jobs WHERE outcome = 'moved'")
 stale=$(sql "SELECT count(*) FROM jobs WHERE outcome = 'stale'")
 echo "games $games, moves $moves ($under_fire while the worker was killed" \
-	"$kills times), jobs $jobs (moved $moved, stale $stale: done again" \
-	"after a kill)"
+	"$kills times), bot turns $jobs (moved $moved, stale $stale: done" \
+	"again after a kill), reviews $reviewed ($rows moves weighed)"
 grep 'buffertime worker: game' "$tmp/worker.err" | head -n 5
 check "every game is over" \
 	[ "$(sql "SELECT count(*) FROM games WHERE status = 'playing'")" = 0 ]
@@ -100,6 +103,11 @@ check "no job failed ($(grep -c 'buffertime worker: game' "$tmp/worker.err") fai
 	[ "$(sql "SELECT count(*) FROM jobs WHERE outcome LIKE 'failed%'")" = 0 ]
 check "one job per turn, one move per job ($jobs jobs, $moves moves)" \
 	[ "$jobs" = "$moves" ]
+check "every game reviewed once ($reviewed reviews)" \
+	[ "$reviewed" = "$games" ] &&
+	[ "$(sql "SELECT count(*) FROM jobs WHERE kind = 'review'")" = "$games" ]
+check "one review row per move, none missing ($rows rows)" \
+	[ "$rows" = "$moves" ]
 check "every move marked as the bot's" \
 	[ "$(sql "SELECT count(*) FROM actions WHERE made_by <> 'bot'")" = 0 ]
 check "at least 20 kills ($kills)" [ "$kills" -ge 20 ]
@@ -109,15 +117,32 @@ expect_rc "admin check after the kills" 0
 
 # A kill after a move went in and before its job was marked: the job is
 # done again, and its move refused, not made twice.
+last_move="(SELECT max(id) FROM jobs WHERE kind = 'move')"
 sqlite3 "$db" "UPDATE jobs SET done = NULL, outcome = '', due = 0
-	WHERE id = (SELECT max(id) FROM jobs)" || not_ok "undoing a job's mark"
+	WHERE id = $last_move" || not_ok "undoing a job's mark"
 timeout 60 "$BUFFERTIME" worker --db "$db" --key-file "$key" \
 	--base-url http://bt.example/ --mail-dir "$tmp/mail" --once \
-	--bot-rollouts "$rollouts" 2>>"$tmp/worker.err"
+	--bot-rollouts "$rollouts" --review-rollouts "$review_rollouts" 2>>"$tmp/worker.err"
 check "a job done again after its move: marked stale" \
-	[ "$(sql 'SELECT outcome FROM jobs WHERE id = (SELECT max(id) FROM jobs)')" = stale ]
+	[ "$(sql "SELECT outcome FROM jobs WHERE id = $last_move")" = stale ]
 check "... and no second move ($moves lines)" \
 	[ "$(sql 'SELECT count(*) FROM actions')" = "$moves" ]
+
+# A review done again (killed after its last row, before its mark)
+# finds every move in and adds nothing.
+last_review="(SELECT max(id) FROM jobs WHERE kind = 'review')"
+figures="SELECT group_concat(chance_before) FROM (SELECT chance_before FROM review_moves ORDER BY game, move)"
+before=$(sql "$figures")
+sqlite3 "$db" "UPDATE jobs SET done = NULL, outcome = '', due = 0
+	WHERE id = $last_review" || not_ok "undoing a review's mark"
+timeout 60 "$BUFFERTIME" worker --db "$db" --key-file "$key" \
+	--base-url http://bt.example/ --mail-dir "$tmp/mail" --once \
+	--bot-rollouts "$rollouts" --review-rollouts "$review_rollouts" \
+	2>>"$tmp/worker.err"
+check "a review done again: reviewed, the same figures" \
+	[ "$(sql "SELECT outcome FROM jobs WHERE id = $last_review")" = reviewed ] &&
+	[ "$(sql 'SELECT count(*) FROM review_moves')" = "$rows" ] &&
+	[ "$(sql "$figures")" = "$before" ]
 
 # A job claimed many times over (its workers killed each time) is still
 # played, never given up: a game must not stall for its worker's deaths.
@@ -126,7 +151,7 @@ sqlite3 "$db" "UPDATE jobs SET attempts = 9 WHERE done IS NULL" ||
 	not_ok "marking a job as tried often"
 timeout 60 "$BUFFERTIME" worker --db "$db" --key-file "$key" \
 	--base-url http://bt.example/ --mail-dir "$tmp/mail" --once \
-	--bot-rollouts "$rollouts" 2>>"$tmp/worker.err"
+	--bot-rollouts "$rollouts" --review-rollouts "$review_rollouts" 2>>"$tmp/worker.err"
 check "a job tried 9 times is still played, and its game to the end" \
 	[ "$(sql "SELECT count(*) FROM games WHERE status = 'playing'")" = 0 ]
 check "... no job failed" \

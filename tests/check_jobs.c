@@ -163,7 +163,7 @@ START_TEST(test_jobs_bot_seats_are_checked)
 }
 END_TEST
 
-START_TEST(test_jobs_a_finished_game_queues_nothing)
+START_TEST(test_jobs_a_finished_game_queues_its_review_only)
 {
 	char id[STORE_ID_LEN + 1];
 	store_error err;
@@ -177,10 +177,16 @@ START_TEST(test_jobs_a_finished_game_queues_nothing)
 		ck_assert_int_eq(store_load(st, id, &g, &err), STORE_OK);
 		ck_assert_int_lt(++moves, 2000);
 	} while (g.state.status == BT_PLAYING);
-	/* one job per turn the game had, none after the end */
-	ck_assert_int_eq(sql_value("SELECT count(*) FROM jobs"), moves);
-	ck_assert_int_eq(sql_value("SELECT count(DISTINCT seq) FROM jobs"),
-	                 moves);
+	/* one job per turn the game had, no move after the end: the last
+	 * move queued the game's review instead, at the last seq */
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM jobs"
+	                           " WHERE kind = 'move'"), moves);
+	ck_assert_int_eq(sql_value("SELECT count(DISTINCT seq) FROM jobs"
+	                           " WHERE kind = 'move'"), moves);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM jobs"
+	                           " WHERE kind = 'review'"), 1);
+	ck_assert_int_eq(sql_value("SELECT seq FROM jobs WHERE kind = 'review'"),
+	                 g.seq);
 }
 END_TEST
 
@@ -311,7 +317,7 @@ static Suite *jobs_suite(void)
 	tcase_add_test(tc, test_jobs_a_move_to_a_bot_queues_its_turn_once);
 	tcase_add_test(tc, test_jobs_who_made_each_line_is_kept);
 	tcase_add_test(tc, test_jobs_bot_seats_are_checked);
-	tcase_add_test(tc, test_jobs_a_finished_game_queues_nothing);
+	tcase_add_test(tc, test_jobs_a_finished_game_queues_its_review_only);
 	tcase_add_test(tc, test_jobs_standin_once_the_others_agree);
 	tcase_add_test(tc, test_jobs_standin_after_days_until_the_player_moves);
 	suite_add_tcase(s, tc);

@@ -162,7 +162,39 @@ START_TEST(test_store_migrates_from_every_older_version)
 		ck_assert_mem_eq(&g.state, &want, sizeof want);
 		ck_assert_int_eq(store_check(s, NULL, NULL, &err), STORE_OK);
 		store_close(s);
+		/* a game still in play gets no review */
+		ck_assert_int_eq(sql_value("SELECT count(*) FROM jobs WHERE "
+		                           "kind = 'review'"), 0);
 	}
+}
+END_TEST
+
+/* Games that ended before reviews existed (schema 8) get theirs: the
+ * migration queues a review job for each, none for a game in play, and
+ * keeps the jobs there were. */
+START_TEST(test_store_migration_queues_old_games_reviews)
+{
+	make_old_database(8);
+	sql_exec("INSERT INTO games (id, created, updated, players, first_seat,"
+	         " seed, status, seq) VALUES"
+	         " ('AAAAAAAAAAAAAAAAAAAAAA', 1, 5, 2, 1, '1', 'won', 30),"
+	         " ('BBBBBBBBBBBBBBBBBBBBBB', 1, 6, 2, 1, '2', 'lost', 20),"
+	         " ('CCCCCCCCCCCCCCCCCCCCCC', 1, 7, 2, 1, '3', 'playing', 4);"
+	         "INSERT INTO jobs (kind, game, seq, seat, created, due)"
+	         " VALUES ('move', 'CCCCCCCCCCCCCCCCCCCCCC', 4, 2, 7, 7);");
+	store *s = open_ok();
+	ck_assert_int_eq(store_schema_version(s), store_schema_latest());
+	store_close(s);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM jobs WHERE kind ="
+	                           " 'review' AND done IS NULL"), 2);
+	ck_assert_int_eq(sql_value("SELECT seq FROM jobs WHERE kind = 'review'"
+	                           " AND game = 'AAAAAAAAAAAAAAAAAAAAAA'"), 30);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM jobs WHERE kind ="
+	                           " 'move' AND game = 'CCCCCCCCCCCCCCCCCCCCCC'"),
+	                 1);
+	/* its index is made again with the table */
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM sqlite_schema WHERE "
+	                           "name = 'jobs_todo'"), 1);
 }
 END_TEST
 
@@ -682,6 +714,7 @@ static Suite *store_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_store_migrates_an_empty_file);
 	tcase_add_test(tc, test_store_migrates_from_every_older_version);
+	tcase_add_test(tc, test_store_migration_queues_old_games_reviews);
 	tcase_add_test(tc, test_store_refuses_a_newer_database);
 	tcase_add_test(tc, test_store_create_load_append);
 	tcase_add_test(tc, test_store_refuses_bad_new_games);

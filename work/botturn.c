@@ -6,10 +6,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <sys/file.h>
 #include <unistd.h>
 
 #include "botturn.h"
+#include "review_job.h"
 
 enum { LOCK_PATH_BYTES = 4096 };
 
@@ -148,6 +150,31 @@ static store_rc play(botturn *t, const store_job *j, store_error *err)
 	                       compose_move, &t->compose, NULL, err);
 }
 
+/* A part of review job j: done once every move is weighed, else due
+ * again at once (behind fresher jobs: the claim's order prefers those
+ * tried less often). */
+static store_rc review_step(botturn *t, const store_job *j, store_error *err)
+{
+	store_error e;
+	int finished;
+	store_rc rc = review_job_step(t->st, t->b, t->review_rollouts, j,
+	                              &finished, &e);
+
+	if (rc == STORE_OK && finished) {
+		fprintf(log_of(t), "buffertime worker: game %s reviewed\n",
+		        j->game);
+		return store_job_done(t->st, j->id, "reviewed", err);
+	}
+	if (rc == STORE_OK)
+		return store_job_later(t->st, j->id, store_now(), err);
+	if (rc == STORE_CONFLICT)
+		return store_job_done(t->st, j->id, "stale", err);
+	fprintf(log_of(t), "buffertime worker: game %s review: %s: %s\n",
+	        j->game, store_rc_name(e.rc), e.why);
+	*err = e;
+	return rc;
+}
+
 /* Claims and does the next due job: STORE_OK (one done, *moved counted),
  * STORE_NOT_FOUND (none due), or a failure. */
 static store_rc next_job(botturn *t, int *moved, store_error *err)
@@ -162,6 +189,8 @@ static store_rc next_job(botturn *t, int *moved, store_error *err)
 	/* never given up: a worker killed mid-move is no fault of the job,
 	 * and a lost job would stall its game; jobs tried more often wait
 	 * behind the others (store_job_claim's order) */
+	if (!strcmp(j.kind, "review"))
+		return review_step(t, &j, err);
 	rc = play(t, &j, &e);
 	if (rc == STORE_OK) {
 		(*moved)++;
@@ -192,9 +221,18 @@ store_rc botturn_round(botturn *t, int *moved, store_error *err)
 	if (started > 0)
 		fprintf(log_of(t), "buffertime worker: %d stand-in%s started\n",
 		        started, started == 1 ? "" : "s");
-	for (int i = 0; i < BOTTURN_ROUND_MAX; i++)
+	/* bounded in time too, so that emails go out between the parts
+	 * of a long review */
+	time_t end = time(NULL) + BOTTURN_ROUND_SECONDS;
+	t->more = 0;
+	for (int i = 0; i < BOTTURN_ROUND_MAX; i++) {
 		if ((rc = next_job(t, moved, err)) != STORE_OK)
 			break;
+		if (time(NULL) >= end) {
+			t->more = 1;
+			break;
+		}
+	}
 	fflush(log_of(t));
 	return rc == STORE_NOT_FOUND ? STORE_OK : rc;
 }

@@ -11,6 +11,9 @@
  * and never makes two moves for one turn (the second append is refused
  * as a conflict, and the job found stale).
  *
+ * A game's last move queues its review: its moves weighed a few at a
+ * time between the other jobs (review_job.h).
+ *
  * One process at a time does the jobs of a database: it holds the lock
  * file DB-worker.lock while it runs (a killed one's lock goes with it).
  * Taking the lock, it makes every unfinished job due at once: a job
@@ -26,7 +29,8 @@
 #include "store.h"
 
 enum {
-	BOTTURN_ROUND_MAX = 10000   /* jobs one round does at most */
+	BOTTURN_ROUND_MAX = 10000,  /* jobs one round does at most */
+	BOTTURN_ROUND_SECONDS = 2   /* and for about this long at most */
 };
 
 typedef struct botturn {
@@ -34,6 +38,8 @@ typedef struct botturn {
 	const char *db;             /* its path, for the lock file */
 	compose_ctx compose;        /* the emails a bot's move causes */
 	bot_budget budget;          /* how long a bot thinks per move */
+	int review_rollouts;        /* games per move of a review */
+	int more;                   /* the last round left jobs due */
 	FILE *log;                  /* one line per move or failure */
 	bot *b;                     /* botturn_open's scratch */
 	int lock_fd;                /* -1 until the lock is held */
@@ -46,8 +52,10 @@ int botturn_open(botturn *t, char *why, size_t cap);
 void botturn_close(botturn *t);
 
 /*
- * Plays every due bot turn, unless another process holds the lock
- * (then nothing: *moved 0).  *moved counts the moves made.  STORE_OK,
+ * Plays every due bot turn and does the due parts of reviews, for about
+ * BOTTURN_ROUND_SECONDS at most (then t->more is 1: call again soon),
+ * unless another process holds the lock (then nothing: *moved 0).
+ * *moved counts the moves made.  STORE_OK,
  * or the store's failure (the job stays queued for a retry).
  */
 store_rc botturn_round(botturn *t, int *moved, store_error *err);
