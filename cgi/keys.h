@@ -80,6 +80,9 @@
 	X(nudge_note) X(over_record) X(can_again) X(again_url) \
 	X(again_label) X(talk) X(has_share) X(share_url) X(has_links) \
 	X(history_url) \
+	/* table.html: the review of a finished game (table_review.c) */ \
+	X(has_review) X(review_pending) X(review_chart) X(review_table) \
+	X(review_turns) \
 	/* talk.html (also csrf, seq) */ \
 	X(say_url) X(chat) X(chat_who) X(chat_when) X(chat_iso) \
 	X(chat_text) X(chat_class) X(has_chat) X(chat_max) X(chat_shown) \

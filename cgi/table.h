@@ -8,6 +8,7 @@
  *	table_life.c   around it: the wait, the nudge, play again, the
  *	               spectator link and the links to the game's pages
  *	table_talk.c   the table talk panel (templates/talk.html)
+ *	table_review.c a finished game's review
  */
 #ifndef BT_TABLE_H
 #define BT_TABLE_H
@@ -64,6 +65,16 @@ web_err table_cards(web *w, int seat, const forms *f, vals *v);
  * storage until the next call.  Returns WEB_OK or WEB_INTERNAL.
  */
 web_err table_life(web *w, const table_view *tv, const forms *f, vals *v);
+
+/*
+ * The review of a finished game for tv's view of now (table_review.c):
+ * review_pending while the worker weighs its moves, then has_review
+ * with the chart, the figures and the turning points (review_chart,
+ * review_table, review_turns: HTML in this file's static storage until
+ * the next call).  Nothing while the game is in play or for a past
+ * table.  Returns WEB_OK or WEB_INTERNAL (logged).
+ */
+web_err table_review(web *w, const table_view *tv, vals *v);
 
 /*
  * Renders the table talk panel of a live view (the last

@@ -312,7 +312,8 @@ web_err table_render(web *w, const table_view *tv, vals *v)
 	if (e == WEB_OK && TABLE_LIVE(tv))
 		e = forms_init(w, tv->seat, &f);
 	if (e || (e = table_cards(w, tv->seat, &f, v)) ||
-	    (e = table_life(w, tv, &f, v)) || (e = table_talk(w, tv, &f, v)))
+	    (e = table_life(w, tv, &f, v)) || (e = table_talk(w, tv, &f, v)) ||
+	    (e = table_review(w, tv, v)))
 		return e;
 	status(&t, v);
 	gauges(&t, v, pct, sizeof pct);

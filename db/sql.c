@@ -140,7 +140,9 @@ static const char *const sql_text[SQL__MAX] = {
 		" g.rematch, g.updated, s.seat, s.name, s.email <> '' AND NOT"
 		" EXISTS (SELECT 1 FROM blocked AS b"
 		" WHERE b.address = address_key(s.email)),"
-		" s.notify, s.token_gen, s.nudged FROM games AS g"
+		" s.notify, s.token_gen, s.nudged,"
+		" (SELECT count(*) FROM review_moves AS r WHERE r.game = g.id)"
+		" FROM games AS g"
 		" JOIN seats AS s ON s.game = g.id WHERE g.id = ?1"
 		" ORDER BY s.seat",
 	[SQL_MARK_CHAT] =

@@ -506,6 +506,7 @@ typedef struct store_mark {
 		store_notify notify;
 		int64_t token_gen, nudged;
 	} seats[BT_MAX_PLAYERS];
+	int reviewed;                       /* moves of its review in */
 	int chat_last;                      /* seq of the newest message, -1 */
 	int chats;                          /* times in chat_created, */
 	int64_t chat_created[STORE_MARK_CHATS];  /* newest first */

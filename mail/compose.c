@@ -260,6 +260,21 @@ static void seat_link(letter *l)
 	    "plays your seat):\n%s\n", url);
 }
 
+/* Where the game was won or lost: the table's review, once the worker
+ * has gone over the game (its section is #review). */
+static void review_link(letter *l)
+{
+	char url[URL_MAX];
+
+	if (compose_seat_url(l->c, l->g, l->seat, url, sizeof url)) {
+		l->t.over = 1;
+		return;
+	}
+	put(&l->t, "\nWhere was it won or lost? A bot goes over the game move "
+	    "by move; in a\nminute or two its review is on the table:\n"
+	    "%s#review\n", url);
+}
+
 /* The footer every email ends with; returns 1, or -1 if the letter did
  * not fit or a link could not be made. */
 static int letter_close(letter *l)
@@ -542,6 +557,7 @@ static int mail_over(const compose_ctx *c, const store_game *g,
 	    "replay it) is at\n%sg/%s/record\nin a browser that has opened "
 	    "your seat's link (below).\n", c->base_url, g->id);
 	seat_link(&l);
+	review_link(&l);
 	return letter_close(&l);
 }
 

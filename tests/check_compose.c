@@ -585,6 +585,19 @@ START_TEST(test_game_over_mail)
 		                             "the goal of 20"));
 		ck_assert_ptr_nonnull(strstr(m->body, record));
 		assert_links(&g, seat, m->body);
+		/* the review: the seat's own link, to the table's section */
+		char marker[200], tok[200], gid[TOKEN_GAME_ID_LEN + 1];
+		int64_t gen;
+		int got;
+		snprintf(marker, sizeof marker, "its review is on the table:\n"
+		         "%sg/%s?t=", BASE, id);
+		after_marker(m->body, marker, tok, sizeof tok);
+		char *hash = strstr(tok, "#review");
+		ck_assert_msg(hash && hash[7] == '\0', "%s", tok);
+		*hash = '\0';
+		ck_assert_int_eq(token_check(&keys, tok, gid, &got, &gen),
+		                 TOKEN_OK);
+		ck_assert_int_eq(got, seat);
 	}
 }
 END_TEST
