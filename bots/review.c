@@ -61,11 +61,11 @@ int review_weigh_move(bot *b, const bt_game *g, const bt_action *a,
 	                              move_seed(seed, k), e) == 0)
 		played = bot_option_of(e, a);
 	if (played >= 0) {
-		m->before = e->option[e->choice].chance;
+		m->before = e->option[e->best].chance;
 		m->played = e->option[played].chance;
-		m->best = e->option[e->choice].a;
-		m->best_sweep = e->option[e->choice].sweep;
-		m->best_is_played = played == e->choice;
+		m->best = e->option[e->best].a;
+		m->best_sweep = e->option[e->best].sweep;
+		m->best_is_played = played == e->best;
 		m->options = e->n;
 	}
 	free(e);

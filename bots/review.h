@@ -4,8 +4,9 @@
  * could know (the public table, the mover's hand and its own Sensor
  * Sweeps: no table talk is assumed), and the moves that changed it most.
  *
- * Before move k is the chance with the mover's best option (the one the
- * search would play); after it is the chance before the next move (its
+ * Before move k is the chance with the mover's best option (the one that
+ * won most often in the search's games: as the figures go, not the
+ * search's more cautious pick); after it is the chance before the next move (its
  * luck included: the cards drawn, a reprimand), or 1 or 0 once the game
  * is over.  Each move also keeps the chance of the option played, and
  * the search's preferred option with its chance.
@@ -39,10 +40,10 @@ typedef struct review_move {
 	double before;           /* chance with the mover's best option */
 	double played;           /* chance of the option played */
 	double after;            /* chance before the next move; 1/0 at the end */
-	bt_action best;          /* the option the search would play (a
-	                          * sweep: the card, order left open) */
+	bt_action best;          /* the option that did best (a sweep:
+	                          * the card, order left open) */
 	int best_sweep;          /* best is "play this Sensor Sweep" */
-	int best_is_played;      /* the move was the search's choice */
+	int best_is_played;      /* the move was that option */
 	int options;             /* options the mover had */
 } review_move;
 

@@ -549,6 +549,7 @@ int bot_estimate_options(bot *b, const bt_game *g, int seat, unsigned told,
 	    b->weighed == 0)
 		return -1;
 	out->n = b->ncand;
+	out->best = leader(b);
 	out->choice = b->chosen;
 	out->games = b->weighed;
 	for (int k = 0; k < b->ncand; k++) {

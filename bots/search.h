@@ -110,7 +110,11 @@ typedef struct bot_option {
 /* What each of a seat's actions is worth, as far as the seat can know. */
 typedef struct bot_estimate {
 	int n;                           /* options (1..BOT_MAX_CANDIDATES) */
-	int choice;                      /* the one the search would play */
+	int best;                        /* the one that won most often
+	                                  * (Leisure margin breaking ties) */
+	int choice;                      /* the one the search would play:
+	                                  * best, unless it does not beat the
+	                                  * greedy crew's clearly (search.c) */
 	uint64_t games;                  /* drawn games each was played in */
 	bot_option option[BOT_MAX_CANDIDATES];
 } bot_estimate;

@@ -155,9 +155,9 @@ static void print_turning_point(const bt_record *rec, const review *rv,
 	       " %d%% after.", m->round, k + 1, what, percent(m->before),
 	       percent(m->after));
 	if (m->best_is_played)
-		printf(" It was the search's choice too.\n");
+		printf(" It was the bot's pick too.\n");
 	else
-		printf(" The search preferred: %s (%d%%; this move %d%%).\n",
+		printf(" The bot would have chosen: %s (%d%%; this move %d%%).\n",
 		       words_action_name((bt_verb)m->best.verb, m->best.card,
 		                         best, sizeof best),
 		       percent(m->before), percent(m->played));

@@ -85,6 +85,8 @@ static void check_shape(const review *r, int moves, int won)
 		ck_assert(m->before >= 0 && m->before <= 1);
 		ck_assert(m->played >= 0 && m->played <= 1);
 		ck_assert_int_ge(m->options, 1);
+		/* before is the best option's chance: none did better */
+		ck_assert(m->before >= m->played);
 		if (m->best_is_played)
 			ck_assert(m->before == m->played);
 		if (k + 1 < r->nmoves)
