@@ -16,9 +16,14 @@
 #include "out.h"
 #include "review.h"
 
+/* The size of the chart's text in its user units, which www/style.css
+ * sets (.review-chart text): 13 of the viewBox's 360 are 12 px or more
+ * at 390 px, when the page's padding leaves the chart 340 px. */
+enum { REVIEW_CHART_TEXT_UNITS = 13 };
+
 /*
- * An <svg> element (role="img", labelled by its <title> and <desc>, ids
- * "review-title" and "review-desc": once per page): the moves across,
+ * An <svg> element (role="img", named by its <title>, described in words
+ * by its <desc>): the moves across,
  * the chance 0-100% up, a band per round, and the turning points marked
  * 1, 2, 3 in the order of r->turning.  Styled by the chart-* classes of
  * www/style.css.  names (seat names, names[seat - 1]) is not drawn; it is

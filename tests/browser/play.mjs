@@ -417,9 +417,38 @@ async function gameOver(browser) {
 	}
 	check(await watcher.page.locator('.result').count() === 1,
 		`seat ${watcherNo} sees the game over`);
+	check(await watcher.page.locator('#review').getByText('A bot is going over the game').count() === 1,
+		'no worker ran yet: the table says the review is being computed');
 	await axe.audit(watcher.page, 'table-over');
+	await review(watcher, game);
 	await watcher.ctx.close();
 	await mover.ctx.close();
+}
+
+// The worker reviews the finished game (a small budget: a test); the
+// table then shows the chart, the turning points and the figures.
+async function review(seat, game) {
+	execFileSync(env.BUFFERTIME, ['worker', '--db', env.DB, '--key-file', env.KEY_FILE,
+		'--base-url', base, '--mail-dir', join(out, 'mail'), '--once',
+		'--review-rollouts', '200'], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+	const moves = admin('export', game).split('\n').filter((l) => /^[1-6] /.test(l)).length;
+	await seat.page.reload({ waitUntil: 'load' });
+	const chart = seat.page.locator('#review svg[role=img]');
+	check(await chart.count() === 1, 'the review: one chart');
+	check(await seat.page.locator('#review svg title').count() === 1 &&
+		(await seat.page.locator('#review svg desc').textContent()).includes('chance of winning'),
+		'the chart has a title and a description in words');
+	const points = (await seat.page.locator('#review svg polyline').getAttribute('points'))
+		.trim().split(/\s+/).length;
+	check(points === moves + 1, `one point per move and one before (${points}, ${moves} moves)`);
+	check(await seat.page.locator('#review ol.turning li').count() === Math.min(3, moves),
+		'the moves that changed the chance most');
+	check(await seat.page.locator('#review details table tbody tr').count() === moves,
+		'the figures table: one row per move');
+	const box = await chart.boundingBox();
+	check(box && box.width > 100, `the chart is drawn (${box && Math.round(box.width)} px wide)`);
+	await shots(seat, 'review');
+	await axe.audit(seat.page, 'table-review');
 }
 
 // The error pages, as a browser meets them: a game's record without its
