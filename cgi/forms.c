@@ -89,10 +89,39 @@ static web_err select_draw(web *w, out *o, const char *field,
 /* What a form shows besides the fixed fields. */
 typedef struct form_spec {
 	const char *action, *card, *label, *cls, *note, *choices;
+	int verb;                 /* bt_verb and card, for the hint */
+	bt_card hint_card;
 } form_spec;
+
+/* The form's hint: its best option's chance of winning ("up to" when
+ * the form's choices make several), into buf; "" if none. */
+static const char *hint_text(const forms *f, const form_spec *s, char *buf,
+                             size_t cap)
+{
+	double best = -1.0;
+	int n = 0;
+
+	for (int i = 0; i < f->nhints; i++) {
+		const store_hint *h = &f->hint[i];
+		if (h->verb != s->verb || (bt_card)h->card != s->hint_card)
+			continue;
+		n++;
+		if (h->chance > best)
+			best = h->chance;
+	}
+	if (n == 0) {
+		buf[0] = '\0';
+		return buf;
+	}
+	snprintf(buf, cap, "Chance of winning: %s%d%%%s", n > 1 ? "up to " : "",
+	         (int)(best * 100.0 + 0.5), n > 1 ? ", with the best choice"
+	                                          : "");
+	return buf;
+}
 
 static web_err form_draw(web *w, const forms *f, out *o, const form_spec *s)
 {
+	char hint[96];
 	vals v;
 
 	vals_init(&v);
@@ -107,6 +136,8 @@ static web_err form_draw(web *w, const forms *f, out *o, const form_spec *s)
 	vals_set(&v, K_form_class, s->cls ? s->cls : s->action);
 	vals_set(&v, K_form_note, s->note);
 	vals_show(&v, K_has_note, s->note != NULL);
+	vals_set(&v, K_form_hint, hint_text(f, s, hint, sizeof hint));
+	vals_show(&v, K_has_form_hint, hint[0] != '\0');
 	return render(w, TPL_FORM, o, &v, s->action);
 }
 
@@ -136,6 +167,17 @@ web_err forms_init(web *w, int seat, forms *f)
 	/* Nothing but the order is legal while a sweep is pending. */
 	if (g->state.turn == seat && g->sweep_card == BT_NO_CARD)
 		f->n = bt_legal(&g->state, f->legal, BT_MAX_LEGAL);
+	f->nhints = 0;
+	f->hints_wanted = g->practice && f->n > 0;
+	if (f->hints_wanted) {
+		store_error err;
+		if (store_hints_get(w->st, g->id, g->seq, f->hint,
+		                    STORE_HINTS_MAX, &f->nhints, &err) != STORE_OK) {
+			/* hints help; the table must not fail without them */
+			web_log(w, __func__, "store_hints_get: %s", err.why);
+			f->nhints = 0;
+		}
+	}
 	return WEB_OK;
 }
 
@@ -153,12 +195,14 @@ web_err forms_turn(web *w, const forms *f, out *o, int *count)
 			offer_work(g, f->seat, note, sizeof note);
 			s = (form_spec){ "work", NULL, words_action_name(
 			                 BT_WORK, BT_NO_CARD, label, sizeof label),
-			                 "work primary", note, "" };
+			                 "work primary", note, "", BT_WORK,
+			                 BT_NO_CARD };
 		} else if (f->legal[i].verb == BT_LOG) {
 			offer_log(g, note, sizeof note);
 			s = (form_spec){ "log", NULL, words_action_name(
 			                 BT_LOG, BT_NO_CARD, label, sizeof label),
-			                 "log primary", note, "" };
+			                 "log primary", note, "", BT_LOG,
+			                 BT_NO_CARD };
 		} else {
 			continue;
 		}
@@ -205,7 +249,8 @@ web_err forms_card(web *w, const forms *f, bt_card c, out *o, int *any)
 	static char note[OFFER_MAX];
 	const bt_card_info *k = bt_card_get(c);
 	char label[80];
-	form_spec s = { "special", k->id, label, NULL, NULL, NULL };
+	form_spec s = { "special", k->id, label, NULL, NULL, NULL, BT_SPECIAL,
+	                c };
 	web_err e = WEB_OK;
 	int legal = 0;
 
@@ -221,6 +266,7 @@ web_err forms_card(web *w, const forms *f, bt_card c, out *o, int *any)
 	out_reset(&w->frag[2]);
 	if (k->type == BT_TYPE_SIDE) {
 		s.action = "side";
+		s.verb = BT_SIDE;
 	} else if (kinds[k->kind].action) {
 		s.action = kinds[k->kind].action;
 		for (int j = 0; j < kinds[k->kind].nchoices && !e; j++) {
@@ -302,7 +348,8 @@ web_err forms_order(web *w, const forms *f, out *o)
 	int n = d->n < BT_SWEEP_CARDS ? d->n : BT_SWEEP_CARDS;
 	form_spec s = { "order", NULL, "Put them back in this order", NULL,
 	                "Only you see these cards. Equal cards are one "
-	                "choice: their order changes nothing.", NULL };
+	                "choice: their order changes nothing.", NULL, -1,
+	                BT_NO_CARD };
 	bt_card top[BT_SWEEP_CARDS];
 	web_err e;
 	vals v;

@@ -33,10 +33,16 @@ typedef struct forms {
 	char seq[FORMS_SEQ_MAX];
 	int n;                           /* legal actions of seat */
 	bt_action legal[BT_MAX_LEGAL];
+	/* a practice table's hints for this turn (store_hints_get): each
+	 * form shows its best option's chance of winning */
+	int hints_wanted;                /* a practice table, seat's turn */
+	int nhints;                      /* 0: not worked out yet */
+	store_hint hint[STORE_HINTS_MAX];
 } forms;
 
 /* Prepares f for seat in w->game: the URL, the CSRF token and, if it is
- * seat's turn, the legal actions.  Returns WEB_OK or WEB_INTERNAL. */
+ * seat's turn, the legal actions (and on a practice table their hints,
+ * if the worker has them).  Returns WEB_OK or WEB_INTERNAL. */
 web_err forms_init(web *w, int seat, forms *f);
 
 /* Appends the forms of the actions without a card (get to work, with the

@@ -83,6 +83,9 @@
 	/* table.html: the review of a finished game (table_review.c) */ \
 	X(has_review) X(review_pending) X(review_chart) X(review_table) \
 	X(review_turns) \
+	/* practice tables: home.html's box, table.html's note and hints */ \
+	X(practice_checked) X(practice) X(has_form_hint) X(form_hint) \
+	X(hints_pending) X(has_result_marks) X(result_marks) \
 	/* talk.html (also csrf, seq) */ \
 	X(say_url) X(chat) X(chat_who) X(chat_when) X(chat_iso) \
 	X(chat_text) X(chat_class) X(has_chat) X(chat_max) X(chat_shown) \

@@ -8,7 +8,8 @@
  *   GAME   of everything the view shows that something done to the game
  *          changes: the store's mark (moves, a sweep step, table talk,
  *          the seats' names, settings and tokens, this seat's nudges,
- *          play again, the review's progress), who looks (the seat, or a spectator), the query
+ *          play again, the review's progress, the hints of a practice table's
+ *          turn), who looks (the seat, or a spectator), the query
  *          (?at=N, ?m=), the program's version and its links;
  *   CLOCK  of the words the page uses for how long something has lasted
  *          ("for 2 days", "3 minutes ago", "the next one can go in 5
@@ -70,7 +71,7 @@ static void hash_game(crypto_generichash_state *h, const web *w,
 	    m->turn_seat, (long long)m->turn_since, m->reminders,
 	    (long long)m->updated, m->rematch);
 	/* a finished game's review appears once all its moves are in */
-	put(h, "reviewed %d", m->reviewed);
+	put(h, "reviewed %d, hinted %d", m->reviewed, m->hinted);
 	/* the talk is on a seat's table of now only */
 	if (seat > 0 && !form_get(q, "at"))
 		put(h, "chat %d", m->chat_last);

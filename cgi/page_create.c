@@ -51,6 +51,7 @@ typedef struct new_game {
 	int64_t remind_hours;
 	const char *standin;              /* "off", "agree" or "days" */
 	int64_t standin_days;
+	int practice;                     /* 1: hints on */
 	int row[BT_MAX_PLAYERS];          /* each seat's row of the form */
 	int bot[BT_MAX_PLAYERS];          /* 1: the search bot plays it */
 	int seat_of_row[BT_MAX_PLAYERS];  /* 0: an empty row */
@@ -296,6 +297,17 @@ static const char *read_standin(const form *f, new_game *ng)
 	return NULL;
 }
 
+/* The practice box: absent, or ticked (its one value). */
+static const char *read_practice(const form *f, new_game *ng)
+{
+	const char *v = form_get(f, "practice");
+
+	ng->practice = v != NULL;
+	if (v && strcmp(v, "1") != 0)
+		return "The practice table box sent a value it does not have.";
+	return NULL;
+}
+
 /* Reads the form into ng; NULL, or what is wrong with it for people. */
 static const char *decode(const form *f, new_game *ng)
 {
@@ -306,6 +318,8 @@ static const char *decode(const form *f, new_game *ng)
 	if ((why = remind_hours(f, &ng->remind_hours)) != NULL)
 		return why;
 	if ((why = read_standin(f, ng)) != NULL)
+		return why;
+	if ((why = read_practice(f, ng)) != NULL)
 		return why;
 	return read_first(f, ng);
 }
@@ -462,6 +476,7 @@ web_err page_create(web *w)
 	sn.client = w->rq.client;
 	sn.standin = ng.standin;
 	sn.standin_days = (int)ng.standin_days;
+	sn.practice = ng.practice;
 	sn.mail_fn = seat_mail;
 	sn.mail_ctx = &mail;
 	/* do it: the game and its emails, within the limits */

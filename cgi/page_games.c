@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "describe.h"
+#include "marks.h"
 #include "since.h"
 #include "vals.h"
 #include "web.h"
@@ -38,6 +39,7 @@ typedef struct mine {
 	char players[PLAYERS_TEXT];
 	char mover[NAME_TEXT];
 	char you[NAME_TEXT];
+	char status_text[16 + MARKS_MAX];   /* "won · practice table ..." */
 } mine;
 
 typedef struct games_ctx {
@@ -72,7 +74,8 @@ static void players_text(const store_game *g, char *buf, size_t cap)
 }
 
 /* Fills m from game g as seen by seat. */
-static void summarise(const store_game *g, int seat, mine *m)
+static void summarise(const store_game *g, int seat, const char *marks,
+                      mine *m)
 {
 	char n[48];
 	int who = mover(g);
@@ -90,6 +93,9 @@ static void summarise(const store_game *g, int seat, mine *m)
 	         who ? describe_seat(g, who, n, sizeof n) : "");
 	snprintf(m->you, sizeof m->you, "%s (seat %d)",
 	         describe_seat(g, seat, n, sizeof n), seat);
+	snprintf(m->status_text, sizeof m->status_text, "%s%s%s",
+	         m->grp == OVER ? (m->status == BT_WON ? "won" : "lost")
+	         : "playing", marks[0] ? " · " : "", marks);
 }
 
 /* Adds the game of cookie name (bt_ID) if its token holds a seat there
@@ -114,7 +120,9 @@ static web_err consider(games_ctx *c, const char *name)
 		       : web_store_err(c->w, __func__, &err);
 	if (seat < 1 || seat > g.players || gen != g.seats[seat - 1].token_gen)
 		return WEB_OK;
-	summarise(&g, seat, &c->g[c->n++]);
+	char marks[MARKS_MAX];
+	game_marks(c->w, &g, marks, sizeof marks);
+	summarise(&g, seat, marks, &c->g[c->n++]);
 	return WEB_OK;
 }
 
@@ -201,8 +209,7 @@ static const char *games_row(void *ctx, int key, int i)
 	case K_mygame_turn_class:
 		return m->grp == YOURS ? "mine" : m->grp == OVER ? "over" : "";
 	case K_mygame_status:
-		return m->grp == OVER ? (m->status == BT_WON ? "won" : "lost")
-		       : "playing";
+		return m->status_text;
 	default:
 		return NULL;
 	}

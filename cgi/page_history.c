@@ -195,6 +195,7 @@ web_err page_history(web *w)
 	vals_set(&v, K_record_url, record);
 	vals_set(&v, K_start_url, start);
 	vals_show(&v, K_over, w->game.state.status != BT_PLAYING);
+	vals_show(&v, K_practice, w->game.practice);
 	vals_set(&v, K_you_name, describe_seat(&w->game, seat, you, sizeof you));
 	vals_int(&v, K_you_seat, seat);
 	vals_int(&v, K_hist_moves, w->game.seq);

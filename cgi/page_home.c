@@ -148,6 +148,8 @@ web_err home_render(web *w, int status, const form *filled,
 	vals_rows(&v, K_standin_opt, NSTANDINS);
 	vals_set(&v, K_standin_days, filled && form_get(filled, "standin_days")
 	         ? form_get(filled, "standin_days") : "3");
+	vals_set(&v, K_practice_checked, filled && form_get(filled, "practice")
+	         ? " checked" : "");
 	v.row = home_row;
 	v.ctx = &h;
 	d = vals_data(&v);

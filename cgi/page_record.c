@@ -24,6 +24,7 @@ typedef struct rec_ctx {
 	web *w;
 	int seat;
 	int playing;
+	int practice;           /* to say so once, after the first line */
 } rec_ctx;
 
 /* 1 if the action line s (n bytes) shows seat something hidden. */
@@ -82,6 +83,12 @@ static int emit(void *ctx, const char *s, size_t n)
 		         : "order");
 	else
 		out_raw(r->w->rs.body, s, n);
+	if (r->practice) {
+		/* so that a practice game is never taken for a plain one */
+		out_raws(r->w->rs.body, "# practice table: hints on (the player "
+		         "to move saw each action's chance of winning)\n");
+		r->practice = 0;
+	}
 	return r->w->rs.body->failed;
 }
 
@@ -99,7 +106,8 @@ web_err page_record(web *w)
 	/* render */
 	if (store_export(w->st, w->game.id, 0, &rec, &err) != STORE_OK)
 		return web_store_err(w, __func__, &err);
-	r = (rec_ctx){ w, seat, w->game.state.status == BT_PLAYING };
+	r = (rec_ctx){ w, seat, w->game.state.status == BT_PLAYING,
+	               w->game.practice };
 	out_reset(&w->page);
 	w->rs.body = &w->page;
 	if (bt_record_write(&rec, emit, &r)) {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "marks.h"
 #include "moves.h"
 #include "since.h"
 #include "table.h"
@@ -17,6 +18,7 @@ typedef struct table_ctx {
 	const table_view *tv;
 	moves m;
 	char name[48], note[64], hand[16], no[16];
+	char marks[MARKS_MAX];
 } table_ctx;
 
 /* The last moves up to a past point: the transitions the walk saw, the
@@ -212,6 +214,12 @@ static void status(table_ctx *t, vals *v)
 	vals_int(v, K_rounds_max, g->round + (over ? 0
 	         : g->assignment_deck.n));
 	vals_show(v, K_over, over);
+	vals_show(v, K_practice, t->w->game.practice);
+	if (over) {
+		game_marks(t->w, &t->w->game, t->marks, sizeof t->marks);
+		vals_show(v, K_has_result_marks, t->marks[0] != '\0');
+		vals_set(v, K_result_marks, t->marks);
+	}
 	vals_set(v, K_result_class, g->status == BT_WON ? "won" : "lost");
 	vals_set(v, K_result_title, g->status == BT_WON
 	         ? "The crew won: enough Leisure, and nobody noticed!"
@@ -311,6 +319,8 @@ web_err table_render(web *w, const table_view *tv, vals *v)
 	/* Only a seat's live view gets forms (and the CSRF token). */
 	if (e == WEB_OK && TABLE_LIVE(tv))
 		e = forms_init(w, tv->seat, &f);
+	vals_show(v, K_hints_pending, TABLE_LIVE(tv) && f.hints_wanted &&
+	          f.nhints == 0);
 	if (e || (e = table_cards(w, tv->seat, &f, v)) ||
 	    (e = table_life(w, tv, &f, v)) || (e = table_talk(w, tv, &f, v)) ||
 	    (e = table_review(w, tv, v)))

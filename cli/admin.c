@@ -188,6 +188,16 @@ static const char *set_bot(job *j, const char *val)
 	return NULL;
 }
 
+/* --practice: a practice table (the seat to move is shown hints). */
+static const char *set_practice(job *j, const char *val)
+{
+	(void)val;
+	if (j->ng.practice)
+		return " given twice";
+	j->ng.practice = 1;
+	return NULL;
+}
+
 static const char *set_options(job *j, const char *val)
 {
 	if (j->ng.options != NULL)
@@ -239,6 +249,7 @@ static const opt create_opts[] = {
 	{ "--email", 1, set_email },
 	{ "--bot", 1, set_bot },
 	{ "--options", 1, set_options },
+	{ "--practice", 0, set_practice },
 	{ NULL, 0, NULL }
 };
 static const opt show_opts[] = {
@@ -520,7 +531,7 @@ static int run_link(store *s, job *j)
 static const command commands[] = {
 	{ "create", "create --players N [--first K] [--seed HEX]"
 	            " [--name NAME]... [--email ADDR]... [--bot SEAT]..."
-	            " [--options TEXT]",
+	            " [--options TEXT] [--practice]",
 	  create_opts, { NULL, NULL }, check_create, run_create },
 	{ "list", "list", no_opts, { NULL, NULL }, NULL, run_list },
 	{ "show", "show GAME [--seat N]", show_opts, { "GAME", NULL },

@@ -27,8 +27,8 @@ static const char *const sql_text[SQL__MAX] = {
 		"SELECT created, players, first_seat, seed, header, options,"
 		" seq, snapshot, snapshot_seq, snapshot_format, sweep_seq,"
 		" sweep_seat, sweep_card, updated, turn_seat, turn_since,"
-		" reminders, reminder_secs, rematch, standin, standin_days"
-		" FROM games WHERE id = ?1",
+		" reminders, reminder_secs, rematch, standin, standin_days,"
+		" practice FROM games WHERE id = ?1",
 	[SQL_SEATS_GET] =
 		"SELECT seat, name, email, token_gen, last_seen, notify,"
 		" digest_sent, nudged, EXISTS (SELECT 1 FROM blocked AS b"
@@ -141,7 +141,9 @@ static const char *const sql_text[SQL__MAX] = {
 		" EXISTS (SELECT 1 FROM blocked AS b"
 		" WHERE b.address = address_key(s.email)),"
 		" s.notify, s.token_gen, s.nudged,"
-		" (SELECT count(*) FROM review_moves AS r WHERE r.game = g.id)"
+		" (SELECT count(*) FROM review_moves AS r WHERE r.game = g.id),"
+		" (SELECT count(*) FROM hints AS h WHERE h.game = g.id"
+		" AND h.seq = g.seq)"
 		" FROM games AS g"
 		" JOIN seats AS s ON s.game = g.id WHERE g.id = ?1"
 		" ORDER BY s.seat",
@@ -206,6 +208,21 @@ static const char *const sql_text[SQL__MAX] = {
 		"SELECT move, chance_before, chance_played, best_verb, best_card,"
 		" best_sweep, best_is_played, options FROM review_moves"
 		" WHERE game = ?1 ORDER BY move LIMIT ?2",
+	/* store_hints.c */
+	[SQL_PRACTICE_SET] =
+		"UPDATE games SET practice = 1 WHERE id = ?1",
+	[SQL_HINTS_QUEUE] =
+		"INSERT INTO jobs (kind, game, seq, seat, created, due)"
+		" VALUES ('hints', ?1, ?2, ?3, ?4, ?4)"
+		" ON CONFLICT (kind, game, seq) DO NOTHING",
+	[SQL_HINTS_DROP] =
+		"DELETE FROM hints WHERE game = ?1 AND seq = ?2",
+	[SQL_HINT_PUT] =
+		"INSERT INTO hints (game, seq, option, action, verb, card, chance)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	[SQL_HINTS_GET] =
+		"SELECT action, verb, card, chance FROM hints"
+		" WHERE game = ?1 AND seq = ?2 ORDER BY option LIMIT ?3",
 	[SQL_JOB_NEXT] =
 		"SELECT min(due) FROM jobs WHERE done IS NULL",
 	[SQL_JOB_LIST] =

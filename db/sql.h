@@ -82,6 +82,12 @@ enum sql_stmt {
 	SQL_REVIEW_QUEUE,
 	SQL_REVIEW_PUT,
 	SQL_REVIEW_GET,
+	/* store_hints.c */
+	SQL_PRACTICE_SET,
+	SQL_HINTS_QUEUE,
+	SQL_HINTS_DROP,
+	SQL_HINT_PUT,
+	SQL_HINTS_GET,
 	/* store_block.c */
 	SQL_BLOCK_ADD,
 	SQL_BLOCK_DROP_QUEUED,
@@ -222,6 +228,13 @@ store_rc sql_queue_bot_turn(store *s, const char *id, const char *bot,
  * lines, the last seat's (store_review.c). */
 store_rc sql_queue_review(store *s, const char *id, const bt_game *state,
                           int seq, int seat, store_error *err);
+
+/* On a practice table, queues the hints of the seat to move in state
+ * (if a person: bot is its bot, "" for none) when the game has seq
+ * lines (store_hints.c). */
+store_rc sql_queue_hints(store *s, const char *id, int practice,
+                         const char *bot, const bt_game *state, int seq,
+                         store_error *err);
 
 /* Registers address_key(text) (store_address_key; NULL if not an
  * address) on db, before any statement that uses it is prepared

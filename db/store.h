@@ -114,6 +114,8 @@ typedef struct store_game {
 	char standin[8];                    /* the stand-in rule: "off",
 	                                     * "agree" or "days" */
 	int standin_days;                   /* for "days" */
+	int practice;                       /* 1: a practice table: the seat
+	                                     * to move is shown hints */
 	store_seat seats[BT_MAX_PLAYERS];
 	bt_game state;                      /* after every stored line */
 } store_game;
@@ -172,6 +174,7 @@ typedef struct store_new_game {
 	const char *bots[BT_MAX_PLAYERS];   /* NULL or "": a person */
 	const char *standin;                /* NULL or "off", "agree", "days" */
 	int standin_days;                   /* 1..30, for "days" */
+	int practice;                       /* 1: a practice table (hints) */
 	store_seat_mail_fn mail_fn;
 	void *mail_ctx;
 } store_new_game;
@@ -507,6 +510,7 @@ typedef struct store_mark {
 		int64_t token_gen, nudged;
 	} seats[BT_MAX_PLAYERS];
 	int reviewed;                       /* moves of its review in */
+	int hinted;                         /* hints of the turn now */
 	int chat_last;                      /* seq of the newest message, -1 */
 	int chats;                          /* times in chat_created, */
 	int64_t chat_created[STORE_MARK_CHATS];  /* newest first */
@@ -686,6 +690,35 @@ store_rc store_review_put(store *s, const char *id,
  * without a gap, at most cap of them, into out; *n how many. */
 store_rc store_review_get(store *s, const char *id, store_review_move *out,
                           int cap, int *n, store_error *err);
+
+/* ---- practice tables' hints (store_hints.c) ------------------------- */
+
+enum { STORE_HINTS_MAX = 256 };   /* options of one seat (bot_estimate) */
+
+/*
+ * On a practice table, each action of the seat to move with its chance
+ * of winning, as the search estimated it from that seat's knowledge: a
+ * 'hints' job is queued in the transaction of each move (and of the
+ * game's making) that gives a person the turn; the worker puts the
+ * figures in, all of a turn's at once.
+ */
+typedef struct store_hint {
+	char action[BT_ACTION_TEXT_MAX];    /* "2 work"; a sweep to play:
+	                                     * "2 special X04" */
+	int verb, card;                     /* bt_verb, bt_card */
+	double chance;                      /* 0..1 */
+} store_hint;
+
+/* Keeps the n hints of game id for the turn when it had seq lines, in
+ * one transaction (replacing any).  STORE_INVALID if one is out of
+ * range. */
+store_rc store_hints_put(store *s, const char *id, int seq,
+                         const store_hint *h, int n, store_error *err);
+
+/* The hints of game id at seq, at most cap, into out; *n how many (0:
+ * none yet). */
+store_rc store_hints_get(store *s, const char *id, int seq, store_hint *out,
+                         int cap, int *n, store_error *err);
 
 /* store_append, the line marked as chosen by made_by: "" (the seat's
  * player), "bot" or "stand-in". */

@@ -212,6 +212,21 @@ static store_rc standin_rule(store *s, const char *id,
 	       : store_sqlite_fail(s, rc, "saving the stand-in rule", err);
 }
 
+/* A practice table: marked, and its first turn's hints queued. */
+static store_rc practice(store *s, const char *id, const store_new_game *ng,
+                         const bt_game *state, store_error *err)
+{
+	if (!ng->practice)
+		return STORE_OK;
+	sqlite3_stmt *st = sql_get(s, SQL_PRACTICE_SET);
+	sql_bind_text(st, 1, id, -1);
+	int rc = sql_run(s, SQL_PRACTICE_SET);
+	if (rc != SQLITE_DONE)
+		return store_sqlite_fail(s, rc, "marking a practice table", err);
+	return sql_queue_hints(s, id, 1, ng->bots[state->turn - 1], state, 0,
+	                       err);
+}
+
 store_rc store_create_locked(store *s, const store_new_game *ng,
                              char id[STORE_ID_LEN + 1], store_error *err)
 {
@@ -240,7 +255,8 @@ store_rc store_create_locked(store *s, const store_new_game *ng,
 	    (rc = insert_seats(s, id, rec, ng->emails, ng->bots, err)) ||
 	    (rc = sql_queue_bot_turn(s, id, ng->bots[state.turn - 1], &state,
 	                             0, err)) ||
-	    (rc = standin_rule(s, id, ng, err)))
+	    (rc = standin_rule(s, id, ng, err)) ||
+	    (rc = practice(s, id, ng, &state, err)))
 		return rc;
 	return ng->mail_fn ? store_seat_mails_locked(s, id, ng->mail_fn,
 	                                             ng->mail_ctx, err)

@@ -225,6 +225,7 @@ static void load_life(sqlite3_stmt *st, store_game *g)
 	if (sql_column_text(st, 19, g->standin, sizeof g->standin))
 		snprintf(g->standin, sizeof g->standin, "off");
 	g->standin_days = sqlite3_column_int(st, 20);
+	g->practice = sqlite3_column_int(st, 21) != 0;
 }
 
 /* Loads game id; forces a replay when replay is set (for checks), and
@@ -367,7 +368,11 @@ store_rc sql_append_locked(store *s, const char *id, int expected_seq,
 	if (!made_by[0] && before->seats[a->seat - 1].standin_since &&
 	    (rc = sql_standin_set(s, id, a->seat, 0, err)))
 		return rc;
-	if ((rc = sql_queue_review(s, id, next, before->seq + 1, a->seat, err)))
+	if ((rc = sql_queue_review(s, id, next, before->seq + 1, a->seat, err)) ||
+	    (next->status == BT_PLAYING &&
+	     (rc = sql_queue_hints(s, id, before->practice,
+	                           sql_seat_bot(&before->seats[next->turn - 1]),
+	                           next, before->seq + 1, err))))
 		return rc;
 	return sql_queue_bot_turn(s, id, next->status == BT_PLAYING
 	                          ? sql_seat_bot(&before->seats[next->turn - 1])

@@ -478,6 +478,7 @@ static void rematch_of(const store_game *g, store_new_game *ng)
 	ng->reminder_secs = g->reminder_secs;
 	ng->standin = g->standin;
 	ng->standin_days = g->standin_days;
+	ng->practice = g->practice;
 	for (int i = 0; i < g->players; i++) {
 		ng->names[i] = g->seats[i].name;
 		ng->emails[i] = g->seats[i].email;

@@ -246,6 +246,9 @@ static void letter_open(letter *l, const compose_ctx *c, const store_game *g,
 		put(&l->t, "Hello %s,\n\n", name);
 	else
 		put(&l->t, "Hello,\n\n");
+	if (g->practice)
+		put(&l->t, "(A practice table: hints on. The player to move sees "
+		    "each move's chance\nof winning on the table.)\n\n");
 }
 
 static void seat_link(letter *l)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "botturn.h"
+#include "hints_job.h"
 #include "review_job.h"
 
 enum { LOCK_PATH_BYTES = 4096 };
@@ -175,6 +176,22 @@ static store_rc review_step(botturn *t, const store_job *j, store_error *err)
 	return rc;
 }
 
+/* Hints job j: done once the seat's options are weighed and kept. */
+static store_rc hints(botturn *t, const store_job *j, store_error *err)
+{
+	store_error e;
+	store_rc rc = hints_job_do(t->st, t->b, &t->budget, j, &e);
+
+	if (rc == STORE_OK)
+		return store_job_done(t->st, j->id, "hinted", err);
+	if (rc == STORE_CONFLICT)
+		return store_job_done(t->st, j->id, "stale", err);
+	fprintf(log_of(t), "buffertime worker: game %s hints: %s: %s\n",
+	        j->game, store_rc_name(e.rc), e.why);
+	*err = e;
+	return rc;
+}
+
 /* Claims and does the next due job: STORE_OK (one done, *moved counted),
  * STORE_NOT_FOUND (none due), or a failure. */
 static store_rc next_job(botturn *t, int *moved, store_error *err)
@@ -191,6 +208,8 @@ static store_rc next_job(botturn *t, int *moved, store_error *err)
 	 * behind the others (store_job_claim's order) */
 	if (!strcmp(j.kind, "review"))
 		return review_step(t, &j, err);
+	if (!strcmp(j.kind, "hints"))
+		return hints(t, &j, err);
 	rc = play(t, &j, &e);
 	if (rc == STORE_OK) {
 		(*moved)++;

@@ -5,11 +5,12 @@
 -- know: bots/review.h).  The review is ready once every action line of
 -- the game has its row; the page says "being computed" until then.
 
--- jobs.kind gains 'review' (a CHECK cannot be changed: the table is
+-- jobs.kind gains 'review' and 'hints' (practice tables, 0010; a CHECK
+-- cannot be changed: the table is
 -- made again, with its rows and index).
 CREATE TABLE jobs_new (
 	id          INTEGER PRIMARY KEY,
-	kind        TEXT NOT NULL CHECK (kind IN ('move', 'review')),
+	kind        TEXT NOT NULL CHECK (kind IN ('move', 'review', 'hints')),
 	game        TEXT NOT NULL REFERENCES games (id),
 	seq         INTEGER NOT NULL,
 	seat        INTEGER NOT NULL CHECK (seat BETWEEN 1 AND 6),

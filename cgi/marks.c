@@ -1,0 +1,35 @@
+/*
+ * marks.c - a result's marks: hints on, bot moves (marks.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "marks.h"
+
+/* 1 if a bot made any of g's lines, or plays a seat. */
+static int bot_moved(web *w, const store_game *g)
+{
+	static char by[BT_RECORD_MAX_ITEMS];
+	store_error err;
+	int cap = g->seq < BT_RECORD_MAX_ITEMS ? g->seq : BT_RECORD_MAX_ITEMS;
+
+	for (int s = 0; s < g->players && s < BT_MAX_PLAYERS; s++)
+		if (g->seats[s].bot[0])
+			return 1;
+	if (cap <= 0 || store_made_by(w->st, g->id, by, cap, &err) != STORE_OK)
+		return 0;
+	for (int i = 0; i < cap; i++)
+		if (by[i])
+			return 1;
+	return 0;
+}
+
+const char *game_marks(web *w, const store_game *g, char *buf, size_t cap)
+{
+	int bots = bot_moved(w, g);
+
+	snprintf(buf, cap, "%s%s%s", g->practice ? "practice table (hints on)"
+	         : "", g->practice && bots ? ", " : "",
+	         bots ? "with bot moves" : "");
+	return buf;
+}
