@@ -18,6 +18,9 @@
 #                reminders; Cy's table offers to ask, Cy asks, the bot
 #                plays Ann's turn (marked as a stand-in's), Ann is told
 #                by email, and opening her link gives her the seat back.
+#   calibration  bench/calibration, small: ten bins whose positions add
+#                up to games x positions, the same table with 2 jobs, and
+#                a bad argument exits 2.
 #
 # Environment (set by "make check"): BUFFERTIME, BUFFERTIME_FCGI, SRCDIR.
 # Skips (77) without nginx, curl or sqlite3.  Prints one line per failure
@@ -153,5 +156,31 @@ check "Ann is told by email" test -n "$found"
 req "${jar[1]}" GET "${links[0]}"
 check "Ann's link takes her seat back" \
 	test "$(sql "SELECT standin_since FROM seats WHERE game = '$game' AND seat = 1")" = 0
+
+# ---- the calibration bench, small ------------------------------------------------
+# (make check builds it beside the tool)
+calibration=$(dirname "$BUFFERTIME")/bench/calibration
+cal_args=(--games 10 --positions 2 --rollouts 50 --review-rollouts 50)
+timeout 120 "$calibration" "${cal_args[@]}" >"$tmp/cal1" 2>"$tmp/err"
+rc=$?
+expect_rc "calibration, 10 games" 0
+check "... ten bins" \
+	test "$(grep -Ec '^\| [0-9]+-[0-9]+% \|' "$tmp/cal1")" = 10
+check "... their positions add up to 20" \
+	test "$(awk -F'|' '/^\| [0-9]+-[0-9]+% \|/ { n += $3 } END { print n + 0 }' "$tmp/cal1")" = 20
+check "... the header names the review's rollouts" \
+	grep -q '^calibration: 10 games, 20 positions.*review rollouts 50' "$tmp/cal1"
+check "... a Brier score" grep -Eq '^Brier score: [0-9.]+ over 20 positions' "$tmp/cal1"
+check "... a line per player count" \
+	test "$(grep -Ec '^players [2-6]: 4 positions' "$tmp/cal1")" = 5
+timeout 120 "$calibration" "${cal_args[@]}" --jobs 2 >"$tmp/cal2" 2>"$tmp/err"
+rc=$?
+expect_rc "calibration, 2 jobs" 0
+check "... the same table as one job" \
+	cmp -s <(sed '1s/, jobs .*//' "$tmp/cal1") <(sed '1s/, jobs .*//' "$tmp/cal2")
+timeout 30 "$calibration" --positions 0 >"$tmp/cal3" 2>"$tmp/err"
+rc=$?
+expect_rc "calibration with --positions 0" 2
+expect_err "... says why" '^calibration: --positions'
 
 finish

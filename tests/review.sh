@@ -16,6 +16,7 @@
 #             too, and the history links to it.
 #   email     the game-over email reaches Ann and Bob with their seat
 #             link to the table's review.
+#   bench     bench/review.sh, small, runs and prints its two figures.
 #
 # Environment (set by "make check"): BUFFERTIME, BUFFERTIME_FCGI, SRCDIR.
 # Skips (77) without nginx, curl, sqlite3 or python3.  Prints one line
@@ -124,6 +125,15 @@ check "a spectator sees the review too" \
 req "${jar[1]}" GET "${base}g/$game/history"
 check "the history links to the review" \
 	grep -q "href=\"[^\"]*g/$game#review\">Where the game was won or lost" "$tmp/b"
+
+# ---- the bench of the worker's review and hints, small: it runs ---------------
+BENCH_REVIEW_GAMES=2 BENCH_REVIEW_ROLLOUTS=50 BENCH_REVIEW_RUNS=1 \
+	BENCH_HINT_GAMES=2 BENCH_HINT_ROLLOUTS=50 \
+	sh "$SRCDIR/bench/review.sh" "$BUFFERTIME" >"$tmp/bench.out" 2>&1
+check "bench/review.sh runs: $(tr '\n' ' ' <"$tmp/bench.out")" \
+	grep -Eq '^review: a [0-9]+-move game in [0-9.]+ s' "$tmp/bench.out"
+check "... and times the hints" \
+	grep -Eq '^hints: 2 turns in [0-9.]+ s' "$tmp/bench.out"
 
 # ---- the game-over email ---------------------------------------------------------
 for who in ann bob; do
