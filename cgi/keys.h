@@ -83,6 +83,10 @@
 	/* table.html: the review of a finished game (table_review.c) */ \
 	X(has_review) X(review_pending) X(review_chart) X(review_table) \
 	X(review_turns) \
+	/* table.html: a finished game's crew (table_crew.c); games.html's \
+	 * crew lines */ \
+	X(has_crew) X(crew_summary) X(crew_chart) X(crew_list) \
+	X(mygame_crew) \
 	/* practice tables: home.html's box, table.html's note and hints */ \
 	X(practice_checked) X(practice) X(has_form_hint) X(form_hint) \
 	X(hints_pending) X(has_result_marks) X(result_marks) \

@@ -9,8 +9,9 @@
  *          changes: the store's mark (moves, a sweep step, table talk,
  *          the seats' names, settings and tokens, this seat's nudges,
  *          play again, the review's progress, the hints of a practice table's
- *          turn), who looks (the seat, or a spectator), the query
- *          (?at=N, ?m=), the program's version and its links;
+ *          turn, the games after it in its crew), who looks (the
+ *          seat, or a spectator), the query (?at=N, ?m=), the program's
+ *          version and its links;
  *   CLOCK  of the words the page uses for how long something has lasted
  *          ("for 2 days", "3 minutes ago", "the next one can go in 5
  *          hours"), made exactly as the page makes them, so the tag
@@ -72,6 +73,9 @@ static void hash_game(crypto_generichash_state *h, const web *w,
 	    (long long)m->updated, m->rematch);
 	/* a finished game's review appears once all its moves are in */
 	put(h, "reviewed %d, hinted %d", m->reviewed, m->hinted);
+	/* a finished game's crew panel shows the games after it */
+	put(h, "crew %d %lld %lld", m->crew_later, (long long)m->crew_updated,
+	    (long long)m->crew_seq);
 	/* the talk is on a seat's table of now only */
 	if (seat > 0 && !form_get(q, "at"))
 		put(h, "chat %d", m->chat_last);

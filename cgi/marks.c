@@ -24,12 +24,15 @@ static int bot_moved(web *w, const store_game *g)
 	return 0;
 }
 
-const char *game_marks(web *w, const store_game *g, char *buf, size_t cap)
+const char *marks_words(int practice, int bots, char *buf, size_t cap)
 {
-	int bots = bot_moved(w, g);
-
-	snprintf(buf, cap, "%s%s%s", g->practice ? "practice table (hints on)"
-	         : "", g->practice && bots ? ", " : "",
+	snprintf(buf, cap, "%s%s%s", practice ? "practice table (hints on)"
+	         : "", practice && bots ? ", " : "",
 	         bots ? "with bot moves" : "");
 	return buf;
+}
+
+const char *game_marks(web *w, const store_game *g, char *buf, size_t cap)
+{
+	return marks_words(g->practice, bot_moved(w, g), buf, cap);
 }

@@ -18,4 +18,8 @@ enum { MARKS_MAX = 96 };
  * after the stand-in ends); on a store error it counts bot seats only. */
 const char *game_marks(web *w, const store_game *g, char *buf, size_t cap);
 
+/* The same words from what is known already: practice (hints on) and
+ * bots (a bot made moves or plays a seat; store_crew's entries). */
+const char *marks_words(int practice, int bots, char *buf, size_t cap);
+
 #endif

@@ -4,6 +4,10 @@
  * waiting on this browser first (the longest wait first), then those
  * waiting on others, then the finished ones (latest first).
  *
+ * Games of one crew (a rematch chain: store_crew) are listed together,
+ * the newest first, where the crew's newest game would be; a crew of
+ * two games or more has a line of its results before them.
+ *
  * Each cookie counts as it does on the game's own pages (seat.c): a
  * token of ours, for that very game, of the seat's current generation.
  * Anything else is skipped without a word.  At most GAMES_MAX cookies
@@ -23,7 +27,8 @@
 enum {
 	GAMES_MAX = 100,              /* bt_ cookies looked at */
 	PLAYERS_TEXT = BT_MAX_PLAYERS * (BT_NAME_BYTES_MAX + 8) + 16,
-	NAME_TEXT = BT_NAME_BYTES_MAX + 16
+	NAME_TEXT = BT_NAME_BYTES_MAX + 16,
+	CREW_TEXT = 256
 };
 
 /* Which list a game is in, in the order shown. */
@@ -32,6 +37,8 @@ typedef enum group { YOURS, THEIRS, OVER } group;
 /* What the page shows of one game. */
 typedef struct mine {
 	char id[STORE_ID_LEN + 1];
+	int crew;                       /* its crew in games_ctx.crews */
+	int64_t created;
 	group grp;
 	int seat, round;
 	bt_status status;
@@ -42,11 +49,23 @@ typedef struct mine {
 	char status_text[16 + MARKS_MAX];   /* "won · practice table ..." */
 } mine;
 
+/* A crew (store_crew) one of the games belongs to: its games' ids, to
+ * know the others of it without asking the store again, and its
+ * results. */
+typedef struct crew_info {
+	int n, won, lost, hints, bots;
+	int rank;                       /* its newest listed game's place
+	                                 * by urgency */
+	char ids[STORE_CREW_MAX][STORE_ID_LEN + 1];
+} crew_info;
+
 typedef struct games_ctx {
 	web *w;
-	int n;
+	int n, ncrews;
 	mine g[GAMES_MAX];
+	crew_info crews[GAMES_MAX];
 	char url[WEB_URL_MAX], turn[NAME_TEXT + 64], round[16];
+	char crew_line[CREW_TEXT];
 } games_ctx;
 
 /* The seat that must act now: a pending Sensor Sweep's, else the
@@ -81,6 +100,7 @@ static void summarise(const store_game *g, int seat, const char *marks,
 	int who = mover(g);
 
 	snprintf(m->id, sizeof m->id, "%s", g->id);
+	m->created = g->created;
 	m->seat = seat;
 	m->grp = who == 0 ? OVER : who == seat ? YOURS : THEIRS;
 	m->round = g->state.round;
@@ -96,6 +116,44 @@ static void summarise(const store_game *g, int seat, const char *marks,
 	snprintf(m->status_text, sizeof m->status_text, "%s%s%s",
 	         m->grp == OVER ? (m->status == BT_WON ? "won" : "lost")
 	         : "playing", marks[0] ? " · " : "", marks);
+}
+
+/* The crew that holds id among those met so far, or -1. */
+static int known_crew(const games_ctx *c, const char *id)
+{
+	for (int k = 0; k < c->ncrews; k++)
+		for (int i = 0; i < c->crews[k].n; i++)
+			if (strcmp(c->crews[k].ids[i], id) == 0)
+				return k;
+	return -1;
+}
+
+/* Finds m's crew: one met already, or a new one from the store. */
+static web_err crew_of(games_ctx *c, mine *m)
+{
+	static store_crew_game crew[STORE_CREW_MAX];
+	store_error err;
+	int n;
+
+	if ((m->crew = known_crew(c, m->id)) >= 0)
+		return WEB_OK;
+	if (c->ncrews >= GAMES_MAX ||
+	    store_crew(c->w->st, m->id, crew, STORE_CREW_MAX, &n, &err)
+	    != STORE_OK)
+		return c->ncrews >= GAMES_MAX ? WEB_INTERNAL
+		       : web_store_err(c->w, __func__, &err);
+	crew_info *k = &c->crews[c->ncrews];
+	memset(k, 0, sizeof *k);
+	for (int i = 0; i < n; i++) {
+		memcpy(k->ids[i], crew[i].id, sizeof k->ids[i]);
+		k->won += crew[i].status == BT_WON;
+		k->lost += crew[i].status == BT_LOST;
+		k->hints += crew[i].practice;
+		k->bots += crew[i].bot_moved;
+	}
+	k->n = n;
+	m->crew = c->ncrews++;
+	return WEB_OK;
 }
 
 /* Adds the game of cookie name (bt_ID) if its token holds a seat there
@@ -122,8 +180,8 @@ static web_err consider(games_ctx *c, const char *name)
 		return WEB_OK;
 	char marks[MARKS_MAX];
 	game_marks(c->w, &g, marks, sizeof marks);
-	summarise(&g, seat, marks, &c->g[c->n++]);
-	return WEB_OK;
+	summarise(&g, seat, marks, &c->g[c->n]);
+	return crew_of(c, &c->g[c->n++]);
 }
 
 /* Walks the Cookie header ("a=b; bt_X=T; ..."), considering every
@@ -165,6 +223,71 @@ static int by_urgency(const void *pa, const void *pb)
 	if (a->grp == OVER && a->updated != b->updated)
 		return a->updated > b->updated ? -1 : 1;
 	return strcmp(a->id, b->id);
+}
+
+/* The crews in the place of their newest listed game, each newest
+ * first; the games already in order by urgency (their place). */
+static int by_crew(const void *pa, const void *pb, const crew_info *crews)
+{
+	const mine *a = pa, *b = pb;
+	int ra = crews[a->crew].rank, rb = crews[b->crew].rank;
+
+	if (ra != rb)
+		return ra < rb ? -1 : 1;
+	if (a->created != b->created)
+		return a->created > b->created ? -1 : 1;
+	return strcmp(a->id, b->id);
+}
+
+static const crew_info *sorting;   /* by_crew's crews, for qsort */
+
+static int by_crew_qsort(const void *pa, const void *pb)
+{
+	return by_crew(pa, pb, sorting);
+}
+
+/* Orders c->g by urgency, then puts each crew's games together. */
+static void order(games_ctx *c)
+{
+	qsort(c->g, (size_t)c->n, sizeof c->g[0], by_urgency);
+	for (int k = 0; k < c->ncrews; k++)
+		c->crews[k].rank = -1;
+	for (int i = 0; i < c->n; i++) {
+		crew_info *k = &c->crews[c->g[i].crew];
+		if (k->rank < 0 || c->g[i].created > c->g[k->rank].created)
+			k->rank = i;
+	}
+	sorting = c->crews;
+	qsort(c->g, (size_t)c->n, sizeof c->g[0], by_crew_qsort);
+}
+
+/* Before the first listed game of a crew of two games or more: a line
+ * "A crew of 3 games: 2 won, 1 lost; hints on in 1, bot moves in 2"
+ * (HTML this file builds; numbers only). */
+static const char *crew_line(games_ctx *c, int i)
+{
+	const crew_info *k = &c->crews[c->g[i].crew];
+	int playing = k->n - k->won - k->lost;
+	size_t len;
+
+	c->crew_line[0] = '\0';
+	if (k->n < 2 || (i > 0 && c->g[i - 1].crew == c->g[i].crew))
+		return c->crew_line;
+	snprintf(c->crew_line, sizeof c->crew_line, "<li class=\"crewline\">"
+	         "A crew of %d games: %d won, %d lost", k->n, k->won, k->lost);
+	len = strlen(c->crew_line);
+	if (playing > 0)
+		snprintf(c->crew_line + len, sizeof c->crew_line - len,
+		         ", %d in play", playing);
+	len = strlen(c->crew_line);
+	if (k->hints || k->bots)
+		snprintf(c->crew_line + len, sizeof c->crew_line - len,
+		         "; %s%.0d%s%s%.0d", k->hints ? "hints on in " : "",
+		         k->hints, k->hints && k->bots ? ", " : "",
+		         k->bots ? "bot moves in " : "", k->bots);
+	len = strlen(c->crew_line);
+	snprintf(c->crew_line + len, sizeof c->crew_line - len, "</li>\n");
+	return c->crew_line;
 }
 
 /* "Your turn, for 3 hours", "Waiting for Bob for 2 days", "Won". */
@@ -210,6 +333,8 @@ static const char *games_row(void *ctx, int key, int i)
 		return m->grp == YOURS ? "mine" : m->grp == OVER ? "over" : "";
 	case K_mygame_status:
 		return m->status_text;
+	case K_mygame_crew:
+		return crew_line(c, i);
 	default:
 		return NULL;
 	}
@@ -227,10 +352,11 @@ web_err page_games(web *w)
 	/* guard: none of its own; each cookie is checked in read_cookies */
 	c.w = w;
 	c.n = 0;
+	c.ncrews = 0;
 	/* inputs */
 	if ((e = read_cookies(&c)))
 		return e;
-	qsort(c.g, (size_t)c.n, sizeof c.g[0], by_urgency);
+	order(&c);
 	/* render */
 	for (int i = 0; i < c.n; i++)
 		yours += c.g[i].grp == YOURS;

@@ -9,6 +9,7 @@
  *	               spectator link and the links to the game's pages
  *	table_talk.c   the table talk panel (templates/talk.html)
  *	table_review.c a finished game's review
+ *	table_crew.c   a finished game's crew: the games of its rematch chain
  */
 #ifndef BT_TABLE_H
 #define BT_TABLE_H
@@ -75,6 +76,16 @@ web_err table_life(web *w, const table_view *tv, const forms *f, vals *v);
  * table.  Returns WEB_OK or WEB_INTERNAL (logged).
  */
 web_err table_review(web *w, const table_view *tv, vals *v);
+
+/*
+ * The crew of a finished game for tv's view of now (table_crew.c): when
+ * its rematch chain (store_crew) has two games or more, has_crew with
+ * the chart (crew_chart), its words (crew_summary) and a line per game
+ * (crew_list: HTML in this file's static storage until the next call).
+ * Nothing while the game is in play or for a past table.  Returns
+ * WEB_OK or WEB_INTERNAL (logged).
+ */
+web_err table_crew(web *w, const table_view *tv, vals *v);
 
 /*
  * Renders the table talk panel of a live view (the last

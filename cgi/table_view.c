@@ -323,7 +323,7 @@ web_err table_render(web *w, const table_view *tv, vals *v)
 	          f.nhints == 0);
 	if (e || (e = table_cards(w, tv->seat, &f, v)) ||
 	    (e = table_life(w, tv, &f, v)) || (e = table_talk(w, tv, &f, v)) ||
-	    (e = table_review(w, tv, v)))
+	    (e = table_review(w, tv, v)) || (e = table_crew(w, tv, v)))
 		return e;
 	status(&t, v);
 	gauges(&t, v, pct, sizeof pct);

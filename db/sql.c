@@ -246,6 +246,23 @@ static const char *const sql_text[SQL__MAX] = {
 	[SQL_MADE_BY] =
 		"SELECT seq, made_by FROM actions WHERE game = ?1"
 		" AND made_by <> '' ORDER BY seq",
+	/* store_crew.c: the game whose "play again" made ?1 (the oldest, if
+	 * damaged data has several), by the index of 0011-crew */
+	[SQL_CREW_BEFORE] =
+		"SELECT id FROM games WHERE rematch = ?1 AND rematch <> ''"
+		" ORDER BY created, id LIMIT 1",
+	/* the games after ?1 down its chain, at most ?2 (a cycle ends) */
+	[SQL_MARK_CREW] =
+		"WITH RECURSIVE later (id, n) AS (SELECT rematch, 1 FROM games"
+		" WHERE id = ?1 AND rematch <> '' UNION ALL SELECT g.rematch,"
+		" later.n + 1 FROM games AS g JOIN later ON g.id = later.id"
+		" WHERE g.rematch <> '' AND later.n < ?2)"
+		" SELECT count(*), coalesce(max(g.updated), 0),"
+		" coalesce(sum(g.seq), 0) FROM later"
+		" JOIN games AS g ON g.id = later.id",
+	[SQL_CREW_BOT_LINES] =
+		"SELECT EXISTS (SELECT 1 FROM actions WHERE game = ?1"
+		" AND made_by <> '')",
 };
 
 store_rc store_fail(store_error *err, store_rc rc, const char *fmt, ...)

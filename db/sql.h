@@ -94,6 +94,10 @@ enum sql_stmt {
 	SQL_BLOCK_REMOVE,
 	SQL_BLOCK_GET,
 	SQL_BLOCK_LIST,
+	/* store_crew.c */
+	SQL_CREW_BEFORE,
+	SQL_CREW_BOT_LINES,
+	SQL_MARK_CREW,
 	SQL__MAX
 };
 

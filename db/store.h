@@ -511,6 +511,11 @@ typedef struct store_mark {
 	} seats[BT_MAX_PLAYERS];
 	int reviewed;                       /* moves of its review in */
 	int hinted;                         /* hints of the turn now */
+	int crew_later;                     /* games "play again" made after
+	                                     * it, on down the chain ... */
+	int64_t crew_updated, crew_seq;     /* ... their newest change and
+	                                     * their lines, summed (the crew
+	                                     * panel shows them: table_crew) */
 	int chat_last;                      /* seq of the newest message, -1 */
 	int chats;                          /* times in chat_created, */
 	int64_t chat_created[STORE_MARK_CHATS];  /* newest first */
@@ -761,6 +766,34 @@ store_rc store_queue_standins(store *s, int64_t now, store_seat_mail_fn fn,
  * to do is STORE_OK too. */
 store_rc store_standin_end(store *s, const char *id, int seat,
                            store_error *err);
+
+/* ---- a rematch chain: the crew's games (store_crew.c) ---------------- */
+
+enum { STORE_CREW_MAX = 50 };    /* games one store_crew call returns */
+
+/* One game of a crew, as its record shows it now. */
+typedef struct store_crew_game {
+	char id[STORE_ID_LEN + 1];
+	int64_t created, updated;       /* unix seconds */
+	bt_status status;
+	int leisure, goal;              /* at the end, or now if playing */
+	int players;
+	int practice;                   /* 1: a practice table (hints on) */
+	int bot_moved;                  /* 1: a seat is a bot's, or a bot or
+	                                 * a stand-in made one of its lines */
+} store_crew_game;
+
+/*
+ * The crew game id belongs to: the chain of games that "play again"
+ * made (games.rematch), oldest first, into out (at most cap, itself at
+ * most STORE_CREW_MAX); *n how many.  A game never played again and
+ * never made by a rematch is a crew of one.  A chain longer than cap
+ * is cut around id: from up to cap - 1 games before it, then onwards.
+ * Each game is met at most once, so a damaged chain (a cycle) ends.
+ * STORE_NOT_FOUND if there is no game id.
+ */
+store_rc store_crew(store *s, const char *id, store_crew_game *out, int cap,
+                    int *n, store_error *err);
 
 /* Text for a return code ("conflict"). */
 const char *store_rc_name(store_rc rc);

@@ -91,6 +91,26 @@ static store_rc mark_chat(store *s, const char *id, int chats,
 	       : store_sqlite_fail(s, rc, "reading a game's messages", err);
 }
 
+/* The games after it down its rematch chain (store_crew's), whose
+ * results a finished table's crew panel shows. */
+static store_rc mark_crew(store *s, const char *id, store_mark *m,
+                          store_error *err)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_MARK_CREW);
+
+	sql_bind_text(st, 1, id, -1);
+	sqlite3_bind_int(st, 2, STORE_CREW_MAX);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		m->crew_later = sqlite3_column_int(st, 0);
+		m->crew_updated = sqlite3_column_int64(st, 1);
+		m->crew_seq = sqlite3_column_int64(st, 2);
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_ROW ? STORE_OK
+	       : store_sqlite_fail(s, rc, "reading a game's crew", err);
+}
+
 store_rc store_mark_get(store *s, const char *id, int chats, store_mark *m,
                         store_error *err)
 {
@@ -107,6 +127,8 @@ store_rc store_mark_get(store *s, const char *id, int chats, store_mark *m,
 		return store_sqlite_fail(s, q, "reading a game's mark", err);
 	if ((rc = mark_rows(s, id, m, err)) == STORE_OK)
 		rc = mark_chat(s, id, chats, m, err);
+	if (rc == STORE_OK && m->rematch[0])
+		rc = mark_crew(s, id, m, err);
 	sql_rollback(s);
 	return rc;
 }

@@ -421,6 +421,7 @@ async function gameOver(browser) {
 		'no worker ran yet: the table says the review is being computed');
 	await axe.audit(watcher.page, 'table-over');
 	await review(watcher, game);
+	await crew(watcher, watcherNo, mover, game);
 	await watcher.ctx.close();
 	await mover.ctx.close();
 }
@@ -449,6 +450,70 @@ async function review(seat, game) {
 	check(box && box.width > 100, `the chart is drawn (${box && Math.round(box.width)} px wide)`);
 	await shots(seat, 'review');
 	await axe.audit(seat.page, 'table-review');
+}
+
+// Play again on the finished table: seat (number no, JavaScript on)
+// presses it, other joins (and plays every other seat's turns, by its
+// link), My games shows the crew's line with the
+// rematch in play; the rematch is played to its end through the pages
+// (work or log when offered), and its table then shows the crew's two
+// games: the chart and a line for each.
+async function crew(seat, no, other, game) {
+	const tableOf = (id) => new URL(`g/${id}`, base).href;
+	const again = seat.page.locator('form.again');
+	if (!check(await again.count() === 1, 'the finished table offers Play again'))
+		return;
+	await submit(seat.page, again);
+	const next = new URL(seat.page.url()).pathname.split('/').filter(Boolean).pop();
+	if (!check(next !== game && /^[A-Za-z0-9_-]{22}$/.test(next),
+		`Play again leads to the new game's table (${seat.page.url()})`))
+		return;
+	await other.page.goto(tableOf(game), { waitUntil: 'load' });
+	await submit(other.page, other.page.locator('form.again'));
+	check(other.page.url() === tableOf(next), `${other.who} joins the rematch`);
+	await seat.page.goto(new URL('games', base).href, { waitUntil: 'load' });
+	check(/A crew of 2 games: [01] won, [01] lost, 1 in play/.test(
+		await seat.page.locator('li.crewline').innerText()),
+	'My games: the crew\'s line, the rematch in play');
+	await axe.audit(seat.page, 'games-crew');
+	const start = Date.now();
+	for (let t = 0; t < 300; t++) {
+		const st = show(next);
+		if (st.status !== 'playing')
+			break;
+		// another seat's move from other's context, by that seat's link
+		const mover = st.turn === no ? seat : other;
+		await mover.page.goto(st.turn === no ? tableOf(next) : admin('link', next,
+			String(st.turn), '--key-file', env.KEY_FILE, '--base-url', base),
+		{ waitUntil: 'load' });
+		const order = mover.page.locator('form:has(input[name=action][value=order])');
+		const plain = mover.page.locator('form.act:has(input[name=action][value=work]), ' +
+			'form.act:has(input[name=action][value=log])');
+		const forms = mover.page.locator('form.act');
+		const form = await order.count() > 0 ? order.first()
+			: await plain.count() > 0 ? plain.first() : forms.first();
+		if (await form.count() !== 1)
+			return check(false, `rematch turn ${t}: a form to send`);
+		await submit(mover.page, form);
+	}
+	check(show(next).status !== 'playing',
+		`the rematch played to its end (${((Date.now() - start) / 1000).toFixed(1)} s)`);
+	await seat.page.goto(tableOf(next), { waitUntil: 'load' });
+	const chart = seat.page.locator('#crew svg[role=img]');
+	check(await chart.count() === 1 && await seat.page.locator('#crew svg title').count() === 1,
+		'the crew panel: one chart with a title');
+	check(/^2 games: [0-2] won, [0-2] lost\. Leisure against the goal: \d+ of \d+, \d+ of \d+\./.test(
+		await seat.page.locator('#crew svg desc').textContent()),
+	'the chart\'s description says the results in words');
+	const items = seat.page.locator('#crew ol.crewgames li');
+	check(await items.count() === 2, 'the crew panel lists both games');
+	check((await items.nth(1).innerText()).includes('(this game)') &&
+		!(await items.nth(0).innerText()).includes('(this game)'),
+	'the rematch is "this game"');
+	const box = await chart.boundingBox();
+	check(box && box.width > 100, `the crew chart is drawn (${box && Math.round(box.width)} px wide)`);
+	await shots(seat, 'crew');
+	await axe.audit(seat.page, 'table-crew');
 }
 
 // The error pages, as a browser meets them: a game's record without its
