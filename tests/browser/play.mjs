@@ -314,7 +314,32 @@ async function play(browser) {
 		'the record downloads');
 	await between(browser, seats, lookouts, game);
 	await gameOver(browser);
+	await practice(browser);
 	await errorPages(browser, game);
+}
+
+// A practice table: once the worker has weighed the turn (--once, a
+// small budget: a test), the seat to move sees each form's chance of
+// winning, and everyone sees that hints are on.
+async function practice(browser) {
+	const game = admin('create', '--players', '2', '--practice', '--name', 'Ann',
+		'--name', 'Bob');
+	const link = (n) => admin('link', game, String(n), '--key-file', env.KEY_FILE,
+		'--base-url', base);
+	execFileSync(env.BUFFERTIME, ['worker', '--db', env.DB, '--key-file', env.KEY_FILE,
+		'--base-url', base, '--mail-dir', join(out, 'mail'), '--once',
+		'--bot-rollouts', '200'], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+	const mover = show(game).turn || 1;
+	const seat = await newSeat(browser, 'practice', true);
+	await seat.page.goto(link(mover), { waitUntil: 'load' });
+	check(await seat.page.getByText('A practice table: hints on').count() === 1,
+		'a practice table says hints are on');
+	const hints = await seat.page.locator('form.act .form-hint').allTextContents();
+	check(hints.length >= 2 && hints.every((h) => /^Chance of winning: (up to )?\d+%/.test(h)),
+		`the seat to move sees each form's chance of winning (${hints.length} forms)`);
+	await shots(seat, 'practice');
+	await axe.audit(seat.page, 'table-practice');
+	await seat.ctx.close();
 }
 
 // The pages around the table, as people reach them: table talk typed in,
