@@ -197,6 +197,29 @@ static int bot_turns(void *ctx)
 	return t->more;
 }
 
+/* The mailer's "after": the parts of reviews due, after the emails. */
+static int reviews(void *ctx)
+{
+	botturn *t = ctx;
+	store_error e;
+
+	if (botturn_reviews(t, &e) != STORE_OK) {
+		fprintf(stderr, "buffertime worker: %s: %s\n",
+		        store_rc_name(e.rc), e.why);
+		return 0;
+	}
+	return t->more;
+}
+
+/* The mailer's "also_due": a bot turn, hints or a review part due. */
+static int jobs_due(void *ctx)
+{
+	botturn *t = ctx;
+	int64_t due = store_job_next_due(t->st);
+
+	return due >= 0 && due <= store_now();
+}
+
 /* --once: every job and email due now, in rounds as the daemon does
  * them (a round's jobs are bounded in time), however many it takes. */
 static store_rc once_round(mailer *m, mailer_counts *c, store_error *e)
@@ -250,6 +273,8 @@ static int run(const conf *c, store *s, const token_keys *k, int once)
 		return 1;
 	}
 	m.also = bot_turns;
+	m.also_due = jobs_due;
+	m.after = reviews;
 	m.also_ctx = &t;
 	mailer_signals();
 	if (!once) {

@@ -192,6 +192,12 @@ static const char *const sql_text[SQL__MAX] = {
 		"UPDATE jobs SET done = ?2, outcome = ?3 WHERE id = ?1",
 	[SQL_JOB_RECLAIM] =
 		"UPDATE jobs SET due = ?1 WHERE done IS NULL AND due > ?1",
+	[SQL_JOB_CLAIM_PHASE] =
+		"UPDATE jobs SET due = ?1 + ?2, attempts = attempts + 1"
+		" WHERE id = (SELECT id FROM jobs WHERE done IS NULL"
+		" AND due <= ?1 AND (kind = 'review') = ?3"
+		" ORDER BY due, attempts, id LIMIT 1)"
+		" RETURNING id, kind, game, seq, seat, attempts",
 	[SQL_JOB_LATER] =
 		"UPDATE jobs SET due = ?2 WHERE id = ?1 AND done IS NULL",
 	/* store_review.c */

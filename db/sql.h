@@ -78,6 +78,7 @@ enum sql_stmt {
 	SQL_STANDIN_DUE,
 	SQL_MADE_BY,
 	SQL_JOB_LATER,
+	SQL_JOB_CLAIM_PHASE,
 	/* store_review.c */
 	SQL_REVIEW_QUEUE,
 	SQL_REVIEW_PUT,

@@ -647,6 +647,12 @@ typedef struct store_job {
 store_rc store_job_claim(store *s, int64_t now, int lease, store_job *out,
                          store_error *err);
 
+/* store_job_claim among the reviews only (reviews 1), or among every
+ * other kind (0: the quick ones, a bot's move and a turn's hints), so
+ * that the worker can send the emails between the two. */
+store_rc store_job_claim_phase(store *s, int64_t now, int lease, int reviews,
+                               store_job *out, store_error *err);
+
 /* Makes every unfinished job due at now: for a worker that knows no
  * other runs (so any claim is a dead worker's). */
 store_rc store_job_reclaim(store *s, int64_t now, store_error *err);

@@ -42,14 +42,16 @@ static int read_job(sqlite3_stmt *st, store_job *j)
 	       sql_column_text(st, 2, j->game, sizeof j->game) ? -1 : 0;
 }
 
-store_rc store_job_claim(store *s, int64_t now, int lease, store_job *out,
-                         store_error *err)
+static store_rc claim(store *s, enum sql_stmt which, int64_t now, int lease,
+                      int reviews, store_job *out, store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_JOB_CLAIM);
+	sqlite3_stmt *st = sql_get(s, which);
 	int rc, bad = 0;
 
 	sqlite3_bind_int64(st, 1, now);
 	sqlite3_bind_int(st, 2, lease > 0 ? lease : STORE_JOB_LEASE);
+	if (which == SQL_JOB_CLAIM_PHASE)
+		sqlite3_bind_int(st, 3, reviews != 0);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		bad = read_job(st, out);
@@ -64,6 +66,18 @@ store_rc store_job_claim(store *s, int64_t now, int lease, store_job *out,
 		return store_fail(err, STORE_CORRUPT, "a damaged job row");
 	return sqlite3_changes(s->db) == 1 ? STORE_OK
 	       : store_fail(err, STORE_NOT_FOUND, "no job is due");
+}
+
+store_rc store_job_claim(store *s, int64_t now, int lease, store_job *out,
+                         store_error *err)
+{
+	return claim(s, SQL_JOB_CLAIM, now, lease, 0, out, err);
+}
+
+store_rc store_job_claim_phase(store *s, int64_t now, int lease, int reviews,
+                               store_job *out, store_error *err)
+{
+	return claim(s, SQL_JOB_CLAIM_PHASE, now, lease, reviews, out, err);
 }
 
 store_rc store_job_done(store *s, int64_t id, const char *outcome,

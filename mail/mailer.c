@@ -296,12 +296,37 @@ store_rc mailer_round(mailer *m, mailer_counts *c, store_error *err)
 		if (rc != STORE_OK)
 			return rc;
 	}
+	if (m->after && m->after(m->also_ctx))
+		m->also_more = 1;
 	return first;
+}
+
+/* Waits m->poll seconds for the next round, or less: at once if the
+ * last round left work, and within a second once the "also" work says
+ * it has some due (a move that gave a bot the turn, a practice table's
+ * hints), so a bot does not wait a whole poll to move.  The flag is read
+ * with the signals blocked and pselect unblocks them atomically: a stop
+ * that comes in between still ends the wait at once. */
+static void wait_round(mailer *m, const sigset_t *stops)
+{
+	sigset_t old;
+
+	for (int s = 0; s < m->poll && !m->also_more; s++) {
+		int stop;
+		sigprocmask(SIG_BLOCK, stops, &old);
+		if (!(stop = stop_flag)) {
+			struct timespec ts = { 1, 0 };
+			pselect(0, NULL, NULL, NULL, &ts, &old);
+		}
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		if (stop || stop_flag || (m->also_due && m->also_due(m->also_ctx)))
+			return;
+	}
 }
 
 int mailer_daemon(mailer *m)
 {
-	sigset_t stops, old;
+	sigset_t stops;
 
 	sigemptyset(&stops);
 	sigaddset(&stops, SIGTERM);
@@ -316,12 +341,7 @@ int mailer_daemon(mailer *m)
 		/* The flag is read with the signals blocked and pselect
 		 * unblocks them atomically: a stop that comes in between
 		 * still ends the wait at once. */
-		sigprocmask(SIG_BLOCK, &stops, &old);
-		if (!stop_flag && !m->also_more) {
-			struct timespec ts = { m->poll, 0 };
-			pselect(0, NULL, NULL, NULL, &ts, &old);
-		}
-		sigprocmask(SIG_SETMASK, &old, NULL);
+		wait_round(m, &stops);
 	}
 	return 0;
 }

@@ -46,6 +46,12 @@ typedef struct mailer {
 	 * reports its own failures, and returns 1 if it left work due now
 	 * (the daemon then does not wait before the next round). */
 	int (*also)(void *ctx);
+	/* 1 if the "also" work has some due now (checked each second of the
+	 * daemon's wait), or NULL */
+	int (*also_due)(void *ctx);
+	/* Slow work done at the end of every round, after the emails (the
+	 * worker's reviews), or NULL; returns as also does. */
+	int (*after)(void *ctx);
 	void *also_ctx;
 	int also_more;              /* what it returned last */
 } mailer;

@@ -114,6 +114,27 @@ START_TEST(test_review_job_weighs_every_move_once)
 }
 END_TEST
 
+/* The worker's quick phase (bot moves, hints: before the emails) never
+ * claims a review; the slow one (after them) claims only reviews. */
+START_TEST(test_review_job_waits_for_the_slow_phase)
+{
+	char id[STORE_ID_LEN + 1];
+	store_error err;
+	store_job j;
+
+	finished_game(id);
+	ck_assert_int_eq(store_job_claim_phase(st, T0, 60, 0, &j, &err),
+	                 STORE_NOT_FOUND);
+	ck_assert_int_eq(store_job_claim_phase(st, T0, 60, 1, &j, &err),
+	                 STORE_OK);
+	ck_assert_str_eq(j.kind, "review");
+	ck_assert_int_eq(store_job_later(st, j.id, T0, &err), STORE_OK);
+	ck_assert_int_eq(store_job_claim_phase(st, T0, 60, 1, &j, &err),
+	                 STORE_OK);
+	ck_assert_int_eq(j.attempts, 2);
+}
+END_TEST
+
 /* A worker killed after some moves are in goes on from there. */
 START_TEST(test_review_job_goes_on_where_it_stopped)
 {
@@ -202,6 +223,7 @@ static Suite *review_job_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_review_job_weighs_every_move_once);
 	tcase_add_test(tc, test_review_job_goes_on_where_it_stopped);
+	tcase_add_test(tc, test_review_job_waits_for_the_slow_phase);
 	tcase_add_test(tc, test_review_job_of_a_game_in_play_is_stale);
 	tcase_add_test(tc, test_review_rows_are_checked);
 	suite_add_tcase(s, tc);

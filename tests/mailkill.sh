@@ -61,8 +61,11 @@ FAKE_SENDMAIL_DELAY_MS=${MAILKILL_SENDMAIL_MS:-5}   # as a real sendmail takes
 export FAKE_MAIL_DIR FAKE_SENDMAIL_DELAY_MS
 mkdir "$FAKE_MAIL_DIR"
 set -- --db "$db" --key-file "$key" --base-url http://bt.example/ \
-	--mail-from bt@mail.example.org --sendmail "$fake -t -i"
+	--mail-from bt@mail.example.org --sendmail "$fake -t -i" \
+	--review-rollouts 20
 
+# (The games' reviews, done after the emails, get a small budget: the
+# emails are this test's subject.)
 # The database exists (migrated) before the two start at once.
 timeout 30 "$BUFFERTIME" admin --db "$db" list >/dev/null ||
 	not_ok "creating the database"

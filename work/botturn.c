@@ -194,12 +194,13 @@ static store_rc hints(botturn *t, const store_job *j, store_error *err)
 
 /* Claims and does the next due job: STORE_OK (one done, *moved counted),
  * STORE_NOT_FOUND (none due), or a failure. */
-static store_rc next_job(botturn *t, int *moved, store_error *err)
+static store_rc next_job(botturn *t, int reviews, int *moved,
+                         store_error *err)
 {
 	store_job j;
 	store_error e;
-	store_rc rc = store_job_claim(t->st, store_now(), STORE_JOB_LEASE, &j,
-	                              err);
+	store_rc rc = store_job_claim_phase(t->st, store_now(), STORE_JOB_LEASE,
+	                                    reviews, &j, err);
 
 	if (rc)
 		return rc;
@@ -225,12 +226,32 @@ static store_rc next_job(botturn *t, int *moved, store_error *err)
 	return rc;      /* busy, full, I/O: claimed again once due */
 }
 
-store_rc botturn_round(botturn *t, int *moved, store_error *err)
+/* The due jobs of one phase (reviews or the others), for about
+ * BOTTURN_ROUND_SECONDS at most; t->more set if some are left. */
+static store_rc phase(botturn *t, int reviews, int *moved, store_error *err)
 {
 	store_rc rc = STORE_OK;
+	time_t end = time(NULL) + BOTTURN_ROUND_SECONDS;
+
+	for (int i = 0; i < BOTTURN_ROUND_MAX; i++) {
+		if ((rc = next_job(t, reviews, moved, err)) != STORE_OK)
+			break;
+		if (time(NULL) >= end) {
+			t->more = 1;
+			break;
+		}
+	}
+	fflush(log_of(t));
+	return rc == STORE_NOT_FOUND ? STORE_OK : rc;
+}
+
+store_rc botturn_round(botturn *t, int *moved, store_error *err)
+{
+	store_rc rc;
 	int held, started = 0;
 
 	*moved = 0;
+	t->more = 0;
 	if ((held = hold_lock(t, err)) <= 0)
 		return held < 0 ? err->rc : STORE_OK;
 	/* absent players' stand-ins come due, their turns become jobs */
@@ -240,18 +261,14 @@ store_rc botturn_round(botturn *t, int *moved, store_error *err)
 	if (started > 0)
 		fprintf(log_of(t), "buffertime worker: %d stand-in%s started\n",
 		        started, started == 1 ? "" : "s");
-	/* bounded in time too, so that emails go out between the parts
-	 * of a long review */
-	time_t end = time(NULL) + BOTTURN_ROUND_SECONDS;
-	t->more = 0;
-	for (int i = 0; i < BOTTURN_ROUND_MAX; i++) {
-		if ((rc = next_job(t, moved, err)) != STORE_OK)
-			break;
-		if (time(NULL) >= end) {
-			t->more = 1;
-			break;
-		}
-	}
-	fflush(log_of(t));
-	return rc == STORE_NOT_FOUND ? STORE_OK : rc;
+	return phase(t, 0, moved, err);
+}
+
+store_rc botturn_reviews(botturn *t, store_error *err)
+{
+	int held, moved = 0;
+
+	if ((held = hold_lock(t, err)) <= 0)
+		return held < 0 ? err->rc : STORE_OK;
+	return phase(t, 1, &moved, err);
 }

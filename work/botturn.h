@@ -52,12 +52,16 @@ int botturn_open(botturn *t, char *why, size_t cap);
 void botturn_close(botturn *t);
 
 /*
- * Plays every due bot turn and does the due parts of reviews, for about
+ * Plays every due bot turn and weighs every due turn's hints, for about
  * BOTTURN_ROUND_SECONDS at most (then t->more is 1: call again soon),
  * unless another process holds the lock (then nothing: *moved 0).
- * *moved counts the moves made.  STORE_OK,
- * or the store's failure (the job stays queued for a retry).
+ * *moved counts the moves made.  Reviews wait for botturn_reviews.
+ * STORE_OK, or the store's failure (the job stays queued for a retry).
  */
 store_rc botturn_round(botturn *t, int *moved, store_error *err);
+
+/* The due parts of reviews, for about BOTTURN_ROUND_SECONDS at most
+ * (t->more as botturn_round's): the slow work, after the emails. */
+store_rc botturn_reviews(botturn *t, store_error *err);
 
 #endif
