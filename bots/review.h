@@ -4,7 +4,8 @@
  * could know (the public table, the mover's hand and its own Sensor
  * Sweeps: no table talk is assumed), and the moves that changed it most.
  *
- * Before move k is the chance with the mover's best option (the one that
+ * Chances are calibrated (review_calibrated).  Before move k is the
+ * chance with the mover's best option (the one that
  * won most often in the search's games: as the figures go, not the
  * search's more cautious pick); after it is the chance before the next move (its
  * luck included: the cards drawn, a reprimand), or 1 or 0 once the game
@@ -66,6 +67,12 @@ int review_set_up(const bt_record *rec, bt_game *g, bt_error *err);
 /* m's best option as a record writes an action ("2 work"; a sweep to
  * play, its order left open: "2 special X04"), into buf (cap bytes). */
 void review_best_text(const review_move *m, char *buf, size_t cap);
+
+/* The chance p (0..1) the search gave an option in a game of players,
+ * calibrated: as often won as it says, in games of search bots (the
+ * search's own rollouts play worse; review.c says how it is fitted).
+ * Increasing in p; in (0, 1). */
+double review_calibrated(int players, double p);
 
 /*
  * The figures of move k (counting from 0) of a review from seed: a about

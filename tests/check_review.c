@@ -253,6 +253,25 @@ START_TEST(test_estimates_see_only_the_movers_knowledge)
 }
 END_TEST
 
+/* The calibration keeps the order of chances and never says certain. */
+START_TEST(test_calibration_is_increasing_and_open)
+{
+	for (int players = BT_MIN_PLAYERS; players <= BT_MAX_PLAYERS; players++) {
+		double last = 0.0;
+		for (int i = 0; i <= 1000; i++) {
+			double c = review_calibrated(players, i / 1000.0);
+			ck_assert_msg(c > 0.0 && c < 1.0, "%d players: %g -> %g",
+			              players, i / 1000.0, c);
+			ck_assert(c >= last);
+			last = c;
+		}
+		ck_assert(review_calibrated(players, 0.9) >
+		          review_calibrated(players, 0.1));
+	}
+	ck_assert(review_calibrated(1, 0.25) == 0.25);   /* no such game */
+}
+END_TEST
+
 static Suite *review_suite(void)
 {
 	Suite *s = suite_create("review");
@@ -265,6 +284,7 @@ static Suite *review_suite(void)
 	tcase_add_test(tc, test_review_follows_stack_lines);
 	tcase_add_test(tc, test_review_refuses_a_bad_budget);
 	tcase_add_test(tc, test_estimates_see_only_the_movers_knowledge);
+	tcase_add_test(tc, test_calibration_is_increasing_and_open);
 	suite_add_tcase(s, tc);
 	return s;
 }

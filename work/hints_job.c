@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hints_job.h"
+#include "review.h"
 #include "review_job.h"
 
 static store_rc stale(store_error *err, const char *why)
@@ -15,8 +16,9 @@ static store_rc stale(store_error *err, const char *why)
 	return STORE_CONFLICT;
 }
 
-/* Option o as a hint row. */
-static void hint_of(const bot_option *o, store_hint *h)
+/* Option o of a game of players as a hint row: its chance calibrated
+ * as the review's (review_calibrated). */
+static void hint_of(const bot_option *o, int players, store_hint *h)
 {
 	memset(h, 0, sizeof *h);
 	if (o->sweep)
@@ -26,7 +28,7 @@ static void hint_of(const bot_option *o, store_hint *h)
 		h->action[0] = '\0';
 	h->verb = o->a.verb;
 	h->card = o->a.card;
-	h->chance = o->chance;
+	h->chance = review_calibrated(players, o->chance);
 }
 
 store_rc hints_job_do(store *st, bot *b, const bot_budget *budget,
@@ -62,7 +64,7 @@ store_rc hints_job_do(store *st, bot *b, const bot_budget *budget,
 	}
 	n = e->n < STORE_HINTS_MAX ? e->n : STORE_HINTS_MAX;
 	for (int i = 0; i < n; i++)
-		hint_of(&e->option[i], &rows[i]);
+		hint_of(&e->option[i], g.state.players, &rows[i]);
 	free(e);
 	return store_hints_put(st, j->game, j->seq, rows, n, err);
 }
