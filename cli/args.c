@@ -1,7 +1,10 @@
 /*
- * args.c - the small numbers subcommands take (--players, --first,
- * --seat), parsed one way everywhere.
+ * args.c - the numbers subcommands take (--players, --first, --seat;
+ * --games, --seed, --rollouts), parsed one way everywhere.
  */
+#include <errno.h>
+#include <stdlib.h>
+
 #include "cli.h"
 
 int cli_small_number(const char *s)
@@ -13,4 +16,19 @@ int cli_small_number(const char *s)
 	if (s[1] < '0' || s[1] > '9' || s[2] != '\0')
 		return 0;
 	return (s[0] - '0') * 10 + (s[1] - '0');
+}
+
+int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
 }

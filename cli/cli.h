@@ -6,6 +6,8 @@
 #ifndef BT_CLI_H
 #define BT_CLI_H
 
+#include <stdint.h>
+
 int cmd_replay(int argc, char **argv);
 int cmd_new(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
@@ -27,5 +29,9 @@ int cli_read_record(const char *cmd, const char *path, struct bt_replay *r);
 
 /* A plain decimal 1..99 (no sign, no leading zero), else 0. */
 int cli_small_number(const char *s);
+
+/* A decimal number in min..max (digits only) into *out; 0, or -1 if s
+ * is not one. */
+int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
 #endif

@@ -37,30 +37,6 @@ static int usage_error(const char *why, const char *arg)
 	return 2;
 }
 
-/* A decimal in 1..max, or -1. */
-static long long decimal(const char *s, long long max)
-{
-	char *end;
-	long long v;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	return errno || *end || v < 1 || v > max ? -1 : v;
-}
-
-static int parse_seed(const char *s, uint64_t *out)
-{
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	*out = strtoull(s, &end, 10);
-	return errno || *end ? -1 : 0;
-}
-
 static int parse_args(int argc, char **argv, opts *o)
 {
 	o->json = 0;
@@ -75,14 +51,15 @@ static int parse_args(int argc, char **argv, opts *o)
 		} else if (!strcmp(a, "--json")) {
 			o->json = 1;
 		} else if (!strcmp(a, "--rollouts")) {
-			long long v = i + 1 < argc ? decimal(argv[++i],
-			                                     BOT_MAX_ROLLOUTS) : -1;
-			if (v < 0)
+			uint64_t v;
+			if (i + 1 >= argc || cli_parse_u64(argv[++i], 1,
+			                                   BOT_MAX_ROLLOUTS, &v))
 				return usage_error("--rollouts needs a number from"
 				                   " 1 to 10000000", "");
 			o->rollouts = (int)v;
 		} else if (!strcmp(a, "--seed")) {
-			if (i + 1 >= argc || parse_seed(argv[++i], &o->seed))
+			if (i + 1 >= argc || cli_parse_u64(argv[++i], 0, UINT64_MAX,
+			                                   &o->seed))
 				return usage_error("--seed needs a decimal 64-bit"
 				                   " number", "");
 		} else if (a[0] == '-' && a[1] != '\0') {

@@ -606,23 +606,6 @@ static int usage_error(const char *fmt, ...)
 	return 2;
 }
 
-/* Parses a decimal number in min..max; 0, or -1 if it is not one. */
-static int parse_u64(const char *s, uint64_t min, uint64_t max,
-                     uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static int parse_players(const char *s, sim_opts *o)
 {
 	uint64_t p;
@@ -632,7 +615,7 @@ static int parse_players(const char *s, sim_opts *o)
 		o->pmax = BT_MAX_PLAYERS;
 		return 0;
 	}
-	if (parse_u64(s, BT_MIN_PLAYERS, BT_MAX_PLAYERS, &p))
+	if (cli_parse_u64(s, BT_MIN_PLAYERS, BT_MAX_PLAYERS, &p))
 		return -1;
 	o->pmin = o->pmax = (int)p;
 	return 0;
@@ -667,13 +650,13 @@ static int parse_budget(const char *a, const char *val, sim_opts *o)
 		return usage_error("%s", "--think and --rollouts: one budget, "
 		                   "given once");
 	} else if (!strcmp(a, "--think")) {
-		if (parse_u64(val, 1, BOT_MAX_THINK_MS, &v))
+		if (cli_parse_u64(val, 1, BOT_MAX_THINK_MS, &v))
 			return usage_error("--think: '%s' is not 1..%d ms", val,
 			                   BOT_MAX_THINK_MS);
 		o->budget.rollouts = 0;
 		o->budget.think_ms = (int)v;
 	} else {
-		if (parse_u64(val, 1, BOT_MAX_ROLLOUTS, &v))
+		if (cli_parse_u64(val, 1, BOT_MAX_ROLLOUTS, &v))
 			return usage_error("--rollouts: '%s' is not 1..%d", val,
 			                   BOT_MAX_ROLLOUTS);
 		o->budget.rollouts = (int)v;
@@ -713,7 +696,7 @@ static int parse_args(int argc, char **argv, sim_opts *o)
 		if (!(val = opt_value(argc, argv, &i)))
 			return usage_error("%s needs a value", a);
 		if (!strcmp(a, "--games")) {
-			if (parse_u64(val, 1, SIM_MAX_GAMES, &o->games))
+			if (cli_parse_u64(val, 1, SIM_MAX_GAMES, &o->games))
 				return usage_error("--games: '%s' is not a "
 				                   "number of games", val);
 		} else if (!strcmp(a, "--players")) {
@@ -727,17 +710,17 @@ static int parse_args(int argc, char **argv, sim_opts *o)
 				                   "'%s'", val);
 			o->policy_name = val;
 		} else if (!strcmp(a, "--seed")) {
-			if (parse_u64(val, 0, UINT64_MAX, &o->seed))
+			if (cli_parse_u64(val, 0, UINT64_MAX, &o->seed))
 				return usage_error("--seed: '%s' is not a "
 				                   "decimal 64-bit number", val);
 			have_seed = 1;
 		} else if (!strcmp(a, "--jobs")) {
-			if (parse_u64(val, 1, SIM_MAX_JOBS, &v))
+			if (cli_parse_u64(val, 1, SIM_MAX_JOBS, &v))
 				return usage_error("--jobs: '%s' is not 1..256",
 				                   val);
 			o->jobs = (int)v;
 		} else if (!strcmp(a, "--replay-loops")) {
-			if (parse_u64(val, 1, SIM_MAX_REPLAY_LOOPS,
+			if (cli_parse_u64(val, 1, SIM_MAX_REPLAY_LOOPS,
 			              &o->replay_loops))
 				return usage_error("--replay-loops: '%s' is not "
 				                   "1..1000000", val);
