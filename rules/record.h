@@ -161,7 +161,7 @@ typedef struct bt_replay {
 	int line;                   /* physical lines fed so far */
 	int err_line;               /* line of the error; 0 if none */
 	bt_error err;               /* the error, repeated on later calls */
-	uint8_t phase;              /* see record.c */
+	uint8_t phase;              /* see record_replay.c */
 	uint8_t started;            /* game initialised and set up */
 	uint8_t has_seed;
 	int players_line;
