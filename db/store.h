@@ -268,6 +268,11 @@ typedef struct store_reply {
 	store_mail_fn mail_fn;         /* the move's emails (may be NULL) */
 	void *mail_ctx;
 	const store_mail *answer;      /* queued last, or NULL */
+	int *answer_held;              /* set to 1 if the reply did nothing
+	                                * and the answer's address had
+	                                * STORE_ANSWERS_PER_DAY such answers
+	                                * today: it is not queued (may be
+	                                * NULL) */
 } store_reply;
 store_rc store_take_reply(store *s, const store_reply *r, int *said,
                           store_error *err);
@@ -584,14 +589,18 @@ typedef struct store_limits {
 enum {
 	STORE_LIMIT_HOUR = 3600,
 	STORE_LIMIT_DAY = 86400,
-	STORE_BAD_CODES_PER_HOUR = 10   /* wrong invitation codes a client
+	STORE_BAD_CODES_PER_HOUR = 10,  /* wrong invitation codes a client
 	                                 * may send in an hour */
+	STORE_ANSWERS_PER_DAY = 40      /* answers to replies that did
+	                                 * nothing, to one address in a day */
 };
 
 typedef enum store_limit_kind {
 	STORE_LIMIT_GAME,         /* a game made; subject: the client */
 	STORE_LIMIT_SEAT,         /* a "your seat" email; subject: its key */
-	STORE_LIMIT_CODE          /* a wrong invitation code; the client */
+	STORE_LIMIT_CODE,         /* a wrong invitation code; the client */
+	STORE_LIMIT_ANSWER        /* an answer to a reply that did nothing;
+	                           * the key of its address */
 } store_limit_kind;
 
 void store_set_limits(store *s, const store_limits *l);

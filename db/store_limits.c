@@ -1,7 +1,8 @@
 /*
  * store_limits.c - counting what strangers make the server do (games
- * made, "your seat" emails, wrong invitation codes) in sliding windows,
- * so the web program can refuse the next one with a time to try again.
+ * made, "your seat" emails, wrong invitation codes, answers to replies
+ * that did nothing) in sliding windows, so the web program and the
+ * inbound mail can refuse the next one (with a time to try again).
  * Events live in limit_events; those older than a day count for nothing
  * and are pruned as new ones arrive.
  */
@@ -15,6 +16,7 @@ static const char *const kind_names[] = {
 	[STORE_LIMIT_GAME] = "game",
 	[STORE_LIMIT_SEAT] = "seat",
 	[STORE_LIMIT_CODE] = "code",
+	[STORE_LIMIT_ANSWER] = "answer",
 };
 
 void store_set_limits(store *s, const store_limits *l)

@@ -139,7 +139,8 @@ static int exit_for(store_rc rc)
 
 /* Records the reply with its say lines and queues the answer (if any). */
 static store_rc record(inbound_job *j, const char *outcome,
-                       const bt_action *move, bt_card look, int *said)
+                       const bt_action *move, bt_card look, int *said,
+                       int *held)
 {
 	store_reply r;
 
@@ -156,6 +157,7 @@ static store_rc record(inbound_job *j, const char *outcome,
 	r.mail_fn = compose_move;
 	r.mail_ctx = (void *)j->c->compose;
 	r.answer = j->answer.to[0] ? &j->answer : NULL;
+	r.answer_held = held;
 	return store_take_reply(j->c->st, &r, said, &j->err);
 }
 
@@ -163,8 +165,8 @@ static store_rc record(inbound_job *j, const char *outcome,
 static int finish(inbound_job *j, const char *outcome, const bt_action *move,
                   bt_card look)
 {
-	int said = 0;
-	store_rc rc = record(j, outcome, move, look, &said);
+	int said = 0, held = 0;
+	store_rc rc = record(j, outcome, move, look, &said, &held);
 
 	if (rc == STORE_DUPLICATE)
 		return logf_(j, INBOUND_EX_OK, "game %s seat %d: %s again: "
@@ -173,8 +175,10 @@ static int finish(inbound_job *j, const char *outcome, const bt_action *move,
 		return logf_(j, exit_for(rc), "game %s seat %d: %s: %s",
 		             j->g.id, j->tok.seat, store_rc_name(rc),
 		             j->err.why);
-	return logf_(j, INBOUND_EX_OK, "game %s seat %d: %s (%d said)",
-	             j->g.id, j->tok.seat, outcome, said);
+	return logf_(j, INBOUND_EX_OK, "game %s seat %d: %s (%d said)%s",
+	             j->g.id, j->tok.seat, outcome, said,
+	             held ? "; no answer: the address had its answers for "
+	                    "the day" : "");
 }
 
 /* The sweep's new order from "order 2 1 3", or -1. */

@@ -4,7 +4,7 @@
  * and order, table talk; the same email twice does its work once; a
  * reply to an old email, from another address, to a forged or missing
  * token, and automatic mail do nothing, and each answer goes to the
- * seat's own address.
+ * seat's own address, a bounded number of times a day.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -337,6 +337,45 @@ START_TEST(test_sweep_by_mail)
 }
 END_TEST
 
+/* A mail program that answers every answer (an autoresponder that marks
+ * nothing) would have us write to a seat without end: answers to replies
+ * that do nothing stop at STORE_ANSWERS_PER_DAY a day for one address,
+ * and start again when the day has passed; a move is still made, and
+ * answered. */
+START_TEST(test_answers_to_an_address_are_capped)
+{
+	char tok[REPLY_TOKEN_SIZE], id[32];
+	int seq = load()->seq;
+
+	token_for(1, seq, tok);
+	for (int i = 0; i < STORE_ANSWERS_PER_DAY + 5; i++) {
+		snprintf(id, sizeof id, "loop%d@x", i);
+		ck_assert_int_eq(deliver(emails[0], tok, id, "",
+		                         "thanks, got it"), 0);
+	}
+	ck_assert_int_eq(answers_to(emails[0], ""), STORE_ANSWERS_PER_DAY);
+	ck_assert_msg(strstr(log_line, "no answer") != NULL, "%s", log_line);
+	/* a move is made, and answered */
+	ck_assert_int_eq(deliver(emails[0], tok, "move@x", "", "1"), 0);
+	ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
+	ck_assert_msg(strstr(log_line, "no answer") == NULL, "%s", log_line);
+	ck_assert_int_eq(answers_to(emails[0], ""), STORE_ANSWERS_PER_DAY + 1);
+	/* and a reply to an old email is one that does nothing */
+	ck_assert_int_eq(deliver(emails[0], tok, "old@x", "", "1"), 0);
+	ck_assert_msg(strstr(log_line, "no answer") != NULL, "%s", log_line);
+	ck_assert_int_eq(answers_to(emails[0], ""), STORE_ANSWERS_PER_DAY + 1);
+	/* other seats are answered as before */
+	token_for(2, seq + 1, tok);
+	ck_assert_int_eq(deliver(emails[1], tok, "ben@x", "", "hello"), 0);
+	ck_assert_int_eq(answers_to(emails[1], ""), 1);
+	/* a day later, answers again */
+	fixture_clock(T0 + STORE_LIMIT_DAY + 1);
+	token_for(1, seq + 1, tok);
+	ck_assert_int_eq(deliver(emails[0], tok, "later@x", "", "hello"), 0);
+	ck_assert_int_eq(answers_to(emails[0], ""), STORE_ANSWERS_PER_DAY + 2);
+}
+END_TEST
+
 static Suite *inbound_act_suite(void)
 {
 	Suite *s = suite_create("inbound_act");
@@ -353,6 +392,7 @@ static Suite *inbound_act_suite(void)
 	tcase_add_test(tc, test_say_lines_go_to_the_table);
 	tcase_add_test(tc, test_token_in_references);
 	tcase_add_test(tc, test_sweep_by_mail);
+	tcase_add_test(tc, test_answers_to_an_address_are_capped);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -169,6 +169,34 @@ START_TEST(test_store_migrates_from_every_older_version)
 }
 END_TEST
 
+/* The counts of limits made before answers were counted (schema 11)
+ * are kept, and answers can be counted after. */
+START_TEST(test_store_migration_keeps_the_limits_counted)
+{
+	make_old_database(11);
+	/* recent: counting prunes what is older than a day */
+	sql_exec("INSERT INTO limit_events (kind, subject, at) VALUES"
+	         " ('game', '192.0.2.1', unixepoch() - 100),"
+	         " ('seat', 'k', unixepoch() - 200);");
+	store *s = open_ok();
+	store_error err;
+	ck_assert_int_eq(store_schema_version(s), store_schema_latest());
+	ck_assert_msg(store_limit_take(s, STORE_LIMIT_ANSWER, "a@example.org",
+	                               1, STORE_LIMIT_DAY, &err) == STORE_OK,
+	              "%s", err.why);
+	store_close(s);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM limit_events WHERE"
+	                           " kind = 'game' AND subject = '192.0.2.1'"), 1);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM limit_events WHERE"
+	                           " kind = 'seat' AND subject = 'k'"), 1);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM limit_events WHERE"
+	                           " kind = 'answer'"), 1);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM sqlite_schema WHERE"
+	                           " tbl_name = 'limit_events' AND"
+	                           " type = 'index'"), 2);
+}
+END_TEST
+
 /* Games that ended before reviews existed (schema 8) get theirs: the
  * migration queues a review job for each, none for a game in play, and
  * keeps the jobs there were. */
@@ -715,6 +743,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, test_store_migrates_an_empty_file);
 	tcase_add_test(tc, test_store_migrates_from_every_older_version);
 	tcase_add_test(tc, test_store_migration_queues_old_games_reviews);
+	tcase_add_test(tc, test_store_migration_keeps_the_limits_counted);
 	tcase_add_test(tc, test_store_refuses_a_newer_database);
 	tcase_add_test(tc, test_store_create_load_append);
 	tcase_add_test(tc, test_store_refuses_bad_new_games);
