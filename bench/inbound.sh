@@ -4,7 +4,11 @@
 # append the move with its emails, queue the answer), process start
 # included: BENCH_REPLIES (200) replies in 3-seat games, each timed
 # alone by bench/spawn_time, with synchronous = full and then normal
-# (the fsync of each commit is the difference).  Prints the median and
+# (the fsync of each commit is the difference), while another process
+# holds the database open as a running server's worker does (so the
+# write-ahead log stays between replies, as it does on a server; with no
+# other connection each reply would also checkpoint and delete it).
+# Prints the median and
 # p99 in ms of each, and beside them, timed in turn with the replies so
 # that both see the same machine, what starting a process costs here:
 # /bin/true, and `buffertime --help` (the tool's libraries loaded).
@@ -43,6 +47,14 @@ run() {
 		"$db" "$key" "reply_address = play@bt.example" \
 		"synchronous = $1" >"$tmp/$1.conf"
 	"$drive" new "$db" 1 >/dev/null || die "creating a game"
+	rm -f "$tmp/hold"
+	mkfifo "$tmp/hold" || die "mkfifo failed"
+	"$drive" hold "$db" <"$tmp/hold" >"$tmp/held" &
+	exec 3>"$tmp/hold"
+	until [ -s "$tmp/held" ]; do
+		kill -0 $! 2>/dev/null || die "replydrive hold failed"
+		sleep 0.1
+	done
 	i=0
 	while [ "$i" -lt "$replies" ]; do
 		i=$((i + 1))
@@ -59,6 +71,8 @@ run() {
 		echo "$t $("$timer" /dev/null /bin/true)" \
 			"$("$timer" /dev/null "$tool" --help)"
 	done
+	exec 3>&-
+	wait
 }
 
 # stats COLUMN: median and p99 (ms) of that column of standard input.

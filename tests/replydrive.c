@@ -12,6 +12,11 @@
  *       look, then "order 1 2 3"), Message-ID <TAG@drive.example>, to
  *       play+TOKEN@bt.example.  Prints "move GAME SEQ" ("look" for a
  *       look), or "done" when every game is over.
+ *   replydrive hold DB
+ *       keeps a connection to DB open, as a running server's worker
+ *       does, until standard input ends; prints "ready" once it has
+ *       read the database (so the write-ahead log stays, as it does
+ *       while a server runs: bench/inbound.sh).
  *
  * Exit 0, 1 on a store error, 2 on a usage error.
  */
@@ -31,7 +36,8 @@ enum { PLAYERS = 3, GAMES_MAX = 1000 };
 
 static const char usage[] =
 	"usage: replydrive new DB N\n"
-	"       replydrive next DB KEY_FILE TAG OUT\n";
+	"       replydrive next DB KEY_FILE TAG OUT\n"
+	"       replydrive hold DB\n";
 
 static int store_failed(const char *what, const store_error *e)
 {
@@ -156,15 +162,45 @@ static int next(store *s, const char *key_file, const char *tag,
 	return 0;
 }
 
+static int ignore_game(void *ctx, const store_summary *g)
+{
+	(void)ctx;
+	(void)g;
+	return 0;
+}
+
+static int hold(store *s)
+{
+	store_error e;
+	char buf[256];
+
+	if (store_list(s, ignore_game, NULL, &e) != STORE_OK)
+		return store_failed("listing", &e);
+	printf("ready\n");
+	fflush(stdout);
+	while (fread(buf, 1, sizeof buf, stdin) > 0)
+		;
+	return 0;
+}
+
+static int usage_ok(int argc, char **argv)
+{
+	if (argc < 3)
+		return 0;
+	if (strcmp(argv[1], "new") == 0)
+		return argc == 4;
+	if (strcmp(argv[1], "next") == 0)
+		return argc == 6;
+	return strcmp(argv[1], "hold") == 0 && argc == 3;
+}
+
 int main(int argc, char **argv)
 {
 	store *s = NULL;
 	store_error e;
 	int rc;
 
-	if (sodium_init() < 0 || argc < 4 ||
-	    (strcmp(argv[1], "new") == 0 ? argc != 4
-	     : strcmp(argv[1], "next") != 0 || argc != 6)) {
+	if (sodium_init() < 0 || !usage_ok(argc, argv)) {
 		fputs(usage, stderr);
 		return 2;
 	}
@@ -173,6 +209,8 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "new") == 0) {
 		long n = strtol(argv[3], NULL, 10);
 		rc = n > 0 && n <= GAMES_MAX ? new_games(s, n) : 2;
+	} else if (strcmp(argv[1], "hold") == 0) {
+		rc = hold(s);
 	} else {
 		rc = next(s, argv[3], argv[4], argv[5]);
 	}
