@@ -1,11 +1,11 @@
 /*
  * args.c - the numbers subcommands take (--players, --first, --seat;
- * --games, --seed, --rollouts), parsed one way everywhere.
+ * --games, --seed, --rollouts), parsed one way everywhere (args.h).
  */
 #include <errno.h>
 #include <stdlib.h>
 
-#include "cli.h"
+#include "args.h"
 
 int cli_small_number(const char *s)
 {

@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+#include "args.h"
+
 int cmd_replay(int argc, char **argv);
 int cmd_new(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
@@ -26,12 +28,5 @@ int admin_mail(const char *db, int argc, char **argv);
  * error as cmd: 1 the record does not replay, 2 it cannot be opened. */
 struct bt_replay;
 int cli_read_record(const char *cmd, const char *path, struct bt_replay *r);
-
-/* A plain decimal 1..99 (no sign, no leading zero), else 0. */
-int cli_small_number(const char *s);
-
-/* A decimal number in min..max (digits only) into *out; 0, or -1 if s
- * is not one. */
-int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
 #endif
