@@ -1,8 +1,8 @@
 /*
  * calibration.c - is the post-game review's chance of winning honest?
  * Plays games with the search bot in every seat (as `buffertime sim
- * --policy search` does: the bots tell one another their hands), rates a
- * few positions of each game afterwards as the review does (the chance
+ * --policy search` does: the bots tell one another their hands), rates
+ * the positions of each game afterwards as the review does (the chance
  * with the mover's best option, review_weigh_move), and compares, in bins
  * of 10 points, the mean rating with the share of those games won.
  * Prints numbers only: bad calibration is never a failure (an error is:
@@ -10,6 +10,11 @@
  *
  *   calibration [--games N] [--seed S] [--rollouts R]
  *               [--review-rollouts R] [--positions K] [--jobs J]
+ *               [--raw FILE]
+ *
+ * --raw writes a line per rated position, "GAME PLAYERS SEARCH WON": the
+ * search's chance before calibration, for bench/calibration_fit to fit
+ * review_calibrated's coefficients on.
  *
  * Game g has 2 + g % 5 players, First Player 1 + (g / 5) % players.  Its
  * numbers come from a splitmix64 stream of its own, started at output g
@@ -30,7 +35,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "args.h"
 #include "game.h"
+#include "interval.h"
 #include "policy.h"
 #include "review.h"
 #include "search.h"
@@ -38,7 +45,7 @@
 enum {
 	CAL_BINS = 10,
 	CAL_MAX_JOBS = 64,
-	CAL_MAX_POSITIONS = 64,
+	CAL_MAX_POSITIONS = 256,
 	CAL_MAX_ACTIONS = 4000,      /* a game longer than this is a bug */
 	CAL_MIN_BIN = 50             /* bins counted in the largest difference */
 };
@@ -49,25 +56,35 @@ _Static_assert(BOT_DEFAULT_ROLLOUTS == 2000, "the usage names the default");
 static const char usage_text[] =
 	"usage: calibration [--games N] [--seed S] [--rollouts R]\n"
 	"                   [--review-rollouts R] [--positions K] [--jobs J]\n"
+	"                   [--raw FILE]\n"
 	"  --games N            games (1..1000000, default 1000), 2 to 6\n"
 	"                       players in turn\n"
 	"  --seed S             decimal 64-bit seed (default 1)\n"
 	"  --rollouts R         the bots' games played out per decision\n"
 	"                       (default 2000)\n"
 	"  --review-rollouts R  the review's per rated position (default 2000)\n"
-	"  --positions K        positions rated per game (1..64, default 4)\n"
+	"  --positions K        positions rated per game (1..256, default\n"
+	"                       256: every move of a game that long)\n"
 	"  --jobs J             threads (1..64, default 1); same table\n"
-	"                       whatever J\n";
+	"                       whatever J\n"
+	"  --raw FILE           each rated position's chance before\n"
+	"                       calibration, a line each (for a refit)\n";
 
 typedef struct cal_opts {
 	uint64_t games, seed;
 	int rollouts, review_rollouts, positions, jobs;
+	const char *raw_path;
+	FILE *raw;                   /* --raw, written under the run's lock */
 } cal_opts;
 
-/* Positions rated in one group, and how they turned out. */
+/* Positions rated in one group, and how they turned out.  A game's
+ * positions are won or lost together, so the interval of the share won
+ * counts games: sq sums, over the games with positions here, the square
+ * of how many they have. */
 typedef struct cell {
 	uint64_t n, won;
 	uint64_t rating;             /* sum of the ratings, units of 1/CAL_Q */
+	uint64_t games, sq;
 } cell;
 
 typedef struct tally {
@@ -84,6 +101,8 @@ typedef struct job_buf {
 	bt_action played[CAL_MAX_ACTIONS];
 	int nplayed;
 	bot *bot;
+	double search[CAL_MAX_POSITIONS];  /* the game's, for --raw */
+	int nsearch, players, won;
 	char why[200];
 } job_buf;
 
@@ -230,19 +249,53 @@ static void tally_position(tally *t, double rating, int players, int won)
 	t->brier += (uint64_t)llround(miss * miss / CAL_Q);
 }
 
+static void cell_merge(cell *a, const cell *b)
+{
+	a->n += b->n;
+	a->won += b->won;
+	a->rating += b->rating;
+	a->games += b->games;
+	a->sq += b->sq;
+}
+
+/* Adds the positions one game put in c to into, as a game of its own. */
+static void cell_add_game(cell *into, const cell *c)
+{
+	if (!c->n)
+		return;
+	cell_merge(into, c);
+	into->games++;
+	into->sq += c->n * c->n;
+}
+
+/* Adds one game's tally (game) to t. */
+static void tally_game(tally *t, const tally *game)
+{
+	for (int i = 0; i < CAL_BINS; i++)
+		cell_add_game(&t->bin[i], &game->bin[i]);
+	for (int p = 0; p <= BT_MAX_PLAYERS; p++)
+		cell_add_game(&t->players[p], &game->players[p]);
+	t->brier += game->brier;
+}
+
 /* Replays the game b played, rating the picked moves as the review
  * does.  Returns 0, or -1 with b->why. */
 static int rate_game(const cal_opts *o, const game_seeds *s, job_buf *b,
                      tally *t)
 {
+	tally game;
 	int pick[CAL_MAX_POSITIONS], npick, next = 0;
 	int won = b->g.status == BT_WON, players = b->g.players;
 	uint64_t rng = s->picks;
 	review_move m;
 	bt_error err;
 
+	memset(&game, 0, sizeof game);
 	npick = pick_moves(&rng, b->nplayed, o->positions, pick);
 	b->g = b->start;
+	b->nsearch = 0;
+	b->players = players;
+	b->won = won;
 	for (int k = 0; k < b->nplayed && next < npick; k++) {
 		if (k == pick[next]) {
 			if (review_weigh_move(b->bot, &b->g, &b->played[k],
@@ -250,26 +303,21 @@ static int rate_game(const cal_opts *o, const game_seeds *s, job_buf *b,
 			                      &m))
 				return job_fail(b, "the review failed on move "
 				                "%d", k + 1);
-			tally_position(t, m.before, players, won);
+			tally_position(&game, m.before, players, won);
+			b->search[b->nsearch++] = m.search_before;
 			next++;
 		}
 		if (bt_apply_legal(&b->g, &b->played[k], &err))
 			return job_fail(b, "replay of action %d: %s", k + 1,
 			                err.why);
 	}
+	tally_game(t, &game);
 	t->games++;
 	t->games_won += (uint64_t)won;
 	return 0;
 }
 
 /* ---- jobs ------------------------------------------------------------------ */
-
-static void cell_merge(cell *a, const cell *b)
-{
-	a->n += b->n;
-	a->won += b->won;
-	a->rating += b->rating;
-}
 
 static void tally_merge(tally *a, const tally *b)
 {
@@ -289,6 +337,18 @@ static void run_fail(run *r, uint64_t index, const char *why)
 		snprintf(r->why, sizeof r->why, "game %" PRIu64 " (seed %"
 		         PRIu64 "): %s", index, r->o->seed, why);
 	atomic_store(&r->failed, 1);
+	pthread_mutex_unlock(&r->lock);
+}
+
+/* Writes game index's rated positions to --raw, if asked. */
+static void write_raw(run *r, uint64_t index, const job_buf *b)
+{
+	if (!r->o->raw)
+		return;
+	pthread_mutex_lock(&r->lock);
+	for (int k = 0; k < b->nsearch; k++)
+		fprintf(r->o->raw, "%" PRIu64 " %d %.6f %d\n", index,
+		        b->players, b->search[k], b->won);
 	pthread_mutex_unlock(&r->lock);
 }
 
@@ -315,6 +375,7 @@ static void *job_main(void *arg)
 			run_fail(r, i, b->why);
 			break;
 		}
+		write_raw(r, i, b);
 	}
 	if (b)
 		bot_free(b->bot);
@@ -359,19 +420,6 @@ static int run_all(const cal_opts *o, tally *out)
 
 /* ---- the report ---------------------------------------------------------- */
 
-/* The 95% Wilson score interval of won out of n (n > 0). */
-static void wilson(uint64_t won, uint64_t n, double *lo, double *hi)
-{
-	const double z = 1.959963984540054;
-	double dn = (double)n, p = (double)won / dn;
-	double d = 1 + z * z / dn;
-	double mid = (p + z * z / (2 * dn)) / d;
-	double half = z / d * sqrt(p * (1 - p) / dn + z * z / (4 * dn * dn));
-
-	*lo = mid - half < 0 ? 0 : mid - half;
-	*hi = mid + half > 1 ? 1 : mid + half;
-}
-
 static double mean_rating(const cell *c)
 {
 	return (double)c->rating / CAL_Q / (double)c->n;
@@ -386,12 +434,13 @@ static void print_bin(int i, const cell *c)
 {
 	double lo, hi;
 
-	printf("| %d-%d%% | %" PRIu64 " |", 10 * i, 10 * (i + 1), c->n);
+	printf("| %d-%d%% | %" PRIu64 " | %" PRIu64 " |", 10 * i, 10 * (i + 1),
+	       c->n, c->games);
 	if (!c->n) {
 		puts(" - | - | - | - |");
 		return;
 	}
-	wilson(c->won, c->n, &lo, &hi);
+	interval_by_games(c->won, c->n, c->sq, &lo, &hi);
 	printf(" %.1f%% | %.1f%% | %.1f%% - %.1f%% | %+.1f |\n",
 	       100 * mean_rating(c), 100 * share_won(c), 100 * lo, 100 * hi,
 	       100 * (share_won(c) - mean_rating(c)));
@@ -454,9 +503,9 @@ static void report(const cal_opts *o, const tally *t, double seconds)
 	       t->games_won, t->games,
 	       t->games ? 100.0 * (double)t->games_won / (double)t->games
 	                : 0.0);
-	puts("| rating | positions | mean rating | won | 95% interval "
-	     "| difference (points) |");
-	puts("|---|---:|---:|---:|---|---:|");
+	puts("| rating | positions | games | mean rating | won | 95% interval "
+	     "(by games) | difference (points) |");
+	puts("|---|---:|---:|---:|---:|---|---:|");
 	for (int i = 0; i < CAL_BINS; i++)
 		print_bin(i, &t->bin[i]);
 	print_summary(t);
@@ -481,49 +530,34 @@ static int usage_error(const char *fmt, ...)
 	return 2;
 }
 
-/* Parses a decimal number in min..max; 0, or -1 if it is not one. */
-static int parse_u64(const char *s, uint64_t min, uint64_t max,
-                     uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 /* One option (is_option) with its value; 0, or 2 after a usage error. */
 static int parse_option(const char *a, const char *val, cal_opts *o)
 {
 	uint64_t v;
 
 	if (!strcmp(a, "--games")) {
-		if (parse_u64(val, 1, CAL_MAX_GAMES, &o->games))
+		if (cli_parse_u64(val, 1, CAL_MAX_GAMES, &o->games))
 			return usage_error("--games: '%s' is not 1..1000000", val);
 	} else if (!strcmp(a, "--seed")) {
-		if (parse_u64(val, 0, UINT64_MAX, &o->seed))
+		if (cli_parse_u64(val, 0, UINT64_MAX, &o->seed))
 			return usage_error("--seed: '%s' is not a decimal 64-bit "
 			                   "number", val);
 	} else if (!strcmp(a, "--rollouts") ||
 	           !strcmp(a, "--review-rollouts")) {
-		if (parse_u64(val, 1, BOT_MAX_ROLLOUTS, &v))
+		if (cli_parse_u64(val, 1, BOT_MAX_ROLLOUTS, &v))
 			return usage_error("%s: '%s' is not 1..%d", a, val,
 			                   BOT_MAX_ROLLOUTS);
 		*(strcmp(a, "--rollouts") ? &o->review_rollouts
 		                          : &o->rollouts) = (int)v;
+	} else if (!strcmp(a, "--raw")) {
+		o->raw_path = val;
 	} else if (!strcmp(a, "--positions")) {
-		if (parse_u64(val, 1, CAL_MAX_POSITIONS, &v))
+		if (cli_parse_u64(val, 1, CAL_MAX_POSITIONS, &v))
 			return usage_error("--positions: '%s' is not 1..%d", val,
 			                   CAL_MAX_POSITIONS);
 		o->positions = (int)v;
 	} else {    /* --jobs: parse_args took only known names */
-		if (parse_u64(val, 1, CAL_MAX_JOBS, &v))
+		if (cli_parse_u64(val, 1, CAL_MAX_JOBS, &v))
 			return usage_error("--jobs: '%s' is not 1..%d", val,
 			                   CAL_MAX_JOBS);
 		o->jobs = (int)v;
@@ -535,7 +569,7 @@ static int is_option(const char *a)
 {
 	static const char *const names[] = {
 		"--games", "--seed", "--rollouts", "--review-rollouts",
-		"--positions", "--jobs"
+		"--positions", "--jobs", "--raw"
 	};
 
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -572,7 +606,8 @@ static double now_seconds(void)
 
 int main(int argc, char **argv)
 {
-	cal_opts o = { 1000, 1, BOT_DEFAULT_ROLLOUTS, 2000, 4, 1 };
+	cal_opts o = { 1000, 1, BOT_DEFAULT_ROLLOUTS, REVIEW_DEFAULT_ROLLOUTS,
+	               CAL_MAX_POSITIONS, 1, NULL, NULL };
 	tally *t = calloc(1, sizeof *t);
 	int rc = parse_args(argc, argv, &o);
 	double t0;
@@ -587,8 +622,22 @@ int main(int argc, char **argv)
 		fputs("calibration: out of memory\n", stderr);
 		return 1;
 	}
+	if (o.raw_path && !(o.raw = fopen(o.raw_path, "w"))) {
+		fprintf(stderr, "calibration: %s: %s\n", o.raw_path,
+		        strerror(errno));
+		free(t);
+		return 1;
+	}
 	t0 = now_seconds();
-	if (run_all(&o, t)) {
+	rc = run_all(&o, t);
+	if (o.raw && (fclose(o.raw) || rc)) {
+		if (!rc)
+			fprintf(stderr, "calibration: cannot write %s\n",
+			        o.raw_path);
+		free(t);
+		return 1;
+	}
+	if (rc) {
 		free(t);
 		return 1;
 	}

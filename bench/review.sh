@@ -6,7 +6,7 @@
 #   review  the longest of BENCH_REVIEW_GAMES (20) greedy 3-player games
 #           (a long game: the worst case), imported finished; the time of
 #           the worker's review of it with review_rollouts = BENCH_REVIEW_
-#           ROLLOUTS (10000, the default), its moves, the time per move
+#           ROLLOUTS (2000, the default), its moves, the time per move
 #           and what a 60-move game would take at that pace; the median
 #           of BENCH_REVIEW_RUNS (3) runs, each on a fresh copy.
 #   hints   BENCH_HINT_GAMES (20) new practice tables of 3 people, one
@@ -21,7 +21,7 @@ set -u
 
 tool=${1:-./buffertime}
 games=${BENCH_REVIEW_GAMES:-20}
-rollouts=${BENCH_REVIEW_ROLLOUTS:-10000}
+rollouts=${BENCH_REVIEW_ROLLOUTS:-2000}
 runs=${BENCH_REVIEW_RUNS:-3}
 hint_games=${BENCH_HINT_GAMES:-20}
 hint_rollouts=${BENCH_HINT_ROLLOUTS:-2000}

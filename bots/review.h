@@ -29,9 +29,13 @@
 enum {
 	REVIEW_MAX_MOVES = BT_RECORD_MAX_ITEMS,
 	REVIEW_TURNING_POINTS = 3,
-	/* Games played out per move by default: about 0.3 s a move on one
-	 * core of the development machine, 20 s for a 60-move game. */
-	REVIEW_DEFAULT_ROLLOUTS = 10000
+	/* Games played out per move by default: the bots' own, at which
+	 * review_calibrated was fitted (more would want a fit of its own);
+	 * some 2 s for a 60-move game on one core. */
+	REVIEW_DEFAULT_ROLLOUTS = BOT_DEFAULT_ROLLOUTS,
+	/* review_calibrated corrects the chances of crews this large and
+	 * of smaller ones apart (review.c says why) */
+	REVIEW_LARGE_CREW = 4
 };
 
 typedef struct review_move {
@@ -39,6 +43,7 @@ typedef struct review_move {
 	uint8_t round;           /* the round it was made in */
 	int16_t leisure_before, leisure_after;
 	double before;           /* chance with the mover's best option */
+	double search_before;    /* the same before calibration: for a refit */
 	double played;           /* chance of the option played */
 	double after;            /* chance before the next move; 1/0 at the end */
 	bt_action best;          /* the option that did best (a sweep:

@@ -19,11 +19,14 @@
 
 static const char usage_text[] =
 	"usage: buffertime review [--json] [--rollouts N] [--seed S] FILE|-\n"
-	"  --rollouts N  games played out per move (default 10000; more is\n"
-	"                steadier and slower)\n"
+	"  --rollouts N  games played out per move (default 2000, at which\n"
+	"                the chances are calibrated; more is steadier and\n"
+	"                slower)\n"
 	"  --seed S      decimal 64-bit seed of the search (default 1): the\n"
 	"                same record, rollouts and seed give the same review\n"
 	"  --json        the figures of every move as JSON";
+
+_Static_assert(REVIEW_DEFAULT_ROLLOUTS == 2000, "the usage names the default");
 
 typedef struct opts {
 	int json, rollouts;

@@ -20,7 +20,11 @@
 #                by email, and opening her link gives her the seat back.
 #   calibration  bench/calibration, small: ten bins whose positions add
 #                up to games x positions, the same table with 2 jobs, and
-#                a bad argument exits 2.
+#                a bad argument exits 2; --raw writes a line a position,
+#                the same with 2 jobs; bench/calibration_fit finds a = 0,
+#                b = 1 for chances that are honest, a = 1 for games won
+#                more often, checks other games within 3 points a bin,
+#                and names a bad line.
 #
 # Environment (set by "make check"): BUFFERTIME, BUFFERTIME_FCGI, SRCDIR.
 # Skips (77) without nginx, curl or sqlite3.  Prints one line per failure
@@ -168,6 +172,9 @@ check "... ten bins" \
 	test "$(grep -Ec '^\| [0-9]+-[0-9]+% \|' "$tmp/cal1")" = 10
 check "... their positions add up to 20" \
 	test "$(awk -F'|' '/^\| [0-9]+-[0-9]+% \|/ { n += $3 } END { print n + 0 }' "$tmp/cal1")" = 20
+check "... each bin counts its games once: 10 to 20 in all" \
+	awk -F'|' '/^\| [0-9]+-[0-9]+% \|/ { g += $4; if ($4 > $3) bad = 1 }
+		END { exit !(g >= 10 && g <= 20 && !bad) }' "$tmp/cal1"
 check "... the header names the review's rollouts" \
 	grep -q '^calibration: 10 games, 20 positions.*review rollouts 50' "$tmp/cal1"
 check "... a Brier score" grep -Eq '^Brier score: [0-9.]+ over 20 positions' "$tmp/cal1"
@@ -178,6 +185,67 @@ rc=$?
 expect_rc "calibration, 2 jobs" 0
 check "... the same table as one job" \
 	cmp -s <(sed '1s/, jobs .*//' "$tmp/cal1") <(sed '1s/, jobs .*//' "$tmp/cal2")
+timeout 120 "$calibration" "${cal_args[@]}" --positions 1 >"$tmp/cal4" 2>"$tmp/err"
+check "... with a position a game, as many games as positions in each bin" \
+	awk -F'|' '/^\| [0-9]+-[0-9]+% \|/ { n += $3; if ($3 != $4) bad = 1 }
+		END { exit !(n == 10 && !bad) }' "$tmp/cal4"
+timeout 120 "$calibration" "${cal_args[@]}" --raw "$tmp/raw1" >/dev/null 2>"$tmp/err"
+rc=$?
+expect_rc "calibration --raw" 0
+check "... a line a position, GAME PLAYERS SEARCH WON" \
+	test "$(grep -Ec '^[0-9] [2-6] (0|1)\.[0-9]{6} [01]$' "$tmp/raw1")" = 20
+timeout 120 "$calibration" "${cal_args[@]}" --jobs 2 --raw "$tmp/raw2" >/dev/null 2>"$tmp/err"
+check "... the same lines with 2 jobs" \
+	cmp -s <(sort "$tmp/raw1") <(sort "$tmp/raw2")
+
+# The fit on chances whose games are won as often as rated: a 0, b 1;
+# then on games won as if rated one logit higher: a 1; small crews and
+# large ones apart.
+fit=$(dirname "$BUFFERTIME")/bench/calibration_fit
+honest() {  # honest SHIFT [SEED [PLAYERS]]: positions won with logit(p) + SHIFT
+	awk -v shift="$1" -v seed="${2:-7}" -v players="${3:-3}" 'BEGIN { srand(seed)
+		for (i = 0; i < 40000; i++) {
+			p = 0.02 + 0.96 * rand(); z = log(p / (1 - p)) + shift
+			printf "%d %d %.6f %d\n", i, players, p, rand() < 1 / (1 + exp(-z)) } }'
+}
+coefs() {  # coefs FILE CREW LOW HIGH: a and b of the CREW line in range
+	awk -v crew="$2" -v lo="$3" -v hi="$4" '$1 == "players" && $2 == crew ":" {
+		a = $6 + 0; b = $8 + 0; ok = a > lo && a < hi && b > 0.9 && b < 1.1 }
+		END { exit !ok }' "$1"
+}
+honest 0 | "$fit" - >"$tmp/fit0" 2>"$tmp/err"
+rc=$?
+expect_rc "calibration_fit on honest chances" 0
+check "... a near 0, b near 1" coefs "$tmp/fit0" 2-3 -0.1 0.1
+check "... of 40000 positions" grep -q '^players 2-3: 40000 positions' "$tmp/fit0"
+honest 1 | "$fit" - >"$tmp/fit1" 2>"$tmp/err"
+check "... a near 1 for games won more often" coefs "$tmp/fit1" 2-3 0.9 1.1
+{ honest 0 7 2; honest 1 9 5; } | "$fit" - >"$tmp/fit3" 2>"$tmp/err"
+check "... small crews and large ones apart" \
+	grep -q '^players 4-6: 40000 positions' "$tmp/fit3"
+check "... a near 0 for 2 players" coefs "$tmp/fit3" 2-3 -0.1 0.1
+check "... a near 1 for 5 players" coefs "$tmp/fit3" 4-6 0.9 1.1
+honest 1 8 >"$tmp/other"
+honest 1 | "$fit" - "$tmp/other" >"$tmp/fit2" 2>"$tmp/err"
+rc=$?
+expect_rc "calibration_fit with games to check" 0
+check "... their table: ten bins, the largest difference under 3 points" \
+	awk '/^\| [0-9]+-[0-9]+% \|/ { n++ }
+	/^largest \|difference\|/ { d = $8 + 0; seen = 1 }
+	END { exit !(n == 10 && seen && d < 3) }' "$tmp/fit2"
+check "... each position a game of its own: as many games as positions" \
+	awk -F'|' '/^\| [0-9]+-[0-9]+% \|/ { n += $3; if ($3 != $4) bad = 1 }
+		END { exit !(n == 40000 && !bad) }' "$tmp/fit2"
+{ honest 1 8 | sed 's/^[0-9]*/1/'; } >"$tmp/onegame"
+honest 1 | "$fit" - "$tmp/onegame" >"$tmp/fit4" 2>"$tmp/err"
+check "... all positions of one game: one game in each bin, a wide interval" \
+	awk -F'|' '/^\| [0-9]+-[0-9]+% \|/ { if ($4 != 1) bad = 1; split($7, iv, "-")
+		if (iv[2] - iv[1] < 50) bad = 1 } END { exit bad }' "$tmp/fit4"
+printf '1 3 0.5 1\n2 3 0.5 x\n' | "$fit" - >/dev/null 2>"$tmp/err"
+rc=$?
+expect_rc "calibration_fit on a bad line" 1
+expect_err "... names it" 'line 2 is not'
+
 timeout 30 "$calibration" --positions 0 >"$tmp/cal3" 2>"$tmp/err"
 rc=$?
 expect_rc "calibration with --positions 0" 2

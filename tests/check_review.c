@@ -161,6 +161,9 @@ START_TEST(test_review_move_by_move_is_the_same)
 		review_move *m = &again->move[k];
 		ck_assert_int_eq(review_weigh_move(b, &g, &rec.items[i].action,
 		                                   ROLLOUTS, 5, k, m), 0);
+		/* before is the search's chance, calibrated */
+		ck_assert(m->before ==
+		          review_calibrated(g.players, m->search_before));
 		ck_assert_int_eq(bt_apply(&g, &rec.items[i].action, &err), 0);
 		m->leisure_after = g.leisure;
 	}
