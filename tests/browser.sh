@@ -75,7 +75,8 @@ trap 'bash "$SRCDIR/scripts/web" down "$run" >/dev/null 2>&1; rm -rf "$tmp"' EXI
 trap 'exit 1' HUP INT TERM
 
 if ! url=$(bash "$SRCDIR/scripts/web" up "$run" --fcgi "$BUFFERTIME_FCGI" \
-	--templates "$SRCDIR/templates" --www "$SRCDIR/www" --wait 30 2>"$tmp/up.err"); then
+	--templates "$SRCDIR/templates" --www "$SRCDIR/www" --wait 30 \
+	--set games_per_hour=0 2>"$tmp/up.err"); then
 	cat "$tmp/up.err"
 	not_ok "scripts/web up"
 	finish

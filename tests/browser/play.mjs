@@ -194,6 +194,10 @@ async function play(browser) {
 		});
 		const html = await r.text();
 		links = [...new Set(html.match(/https?:\/\/[^"<\s]*\/g\/[A-Za-z0-9_-]{22}\?t=[A-Za-z0-9_-]+/g))];
+		if (r.status !== 200 || links.length !== 2) {
+			check(false, `another game made with the form (${r.status}, ${links.length} links)`);
+			return;
+		}
 	}
 	if (!check(hasSweep(links[0]), `a game with a Sensor Sweep in a hand (${tries} more games)`))
 		return;
