@@ -167,9 +167,22 @@ p1=$(free_port) || { not_ok "no free port"; finish; }
 run=$root/run
 
 # ---- the first start: the port it is given is kept --------------------------
+group_before=$(cat /proc/self/autogroup 2>/dev/null)
 start --port "$p1"
 check "first start runs on $p1: '$url' $(said)" \
 	[ "$url" = "http://127.0.0.1:$p1/" ]
+# The mailer's scheduling group (Linux's autogroup, one a session) is at
+# nice 10, and the caller's is left alone, however soon after its launch
+# the group is set.
+if [ -n "$group_before" ]; then
+	mailer=$(cut -d ' ' -f 1 "$run/mailer.pid" 2>/dev/null)
+	check "the mailer's group is at nice 10: $(cat "/proc/$mailer/autogroup" 2>&1)" \
+		grep -q ' nice 10$' "/proc/$mailer/autogroup"
+	check "the caller's group keeps its nice: '$group_before', now '$(cat /proc/self/autogroup)'" \
+		[ "$(cat /proc/self/autogroup)" = "$group_before" ]
+else
+	echo "note: no /proc/self/autogroup here (a kernel without autogroups)"
+fi
 check "the home page answers" \
 	[ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$url")" = 200 ]
 
@@ -180,10 +193,10 @@ check "the emails name a reply address: $(grep reply_address "$run/buffertime.co
 timeout 30 env "BUFFERTIME_NOW=$(( $(date +%s) - 2 * 86400 ))" "$BUFFERTIME" admin \
 	--db "$run/data/buffertime.db" create --players 3 --first 1 \
 	--email a@example.org --email b@example.org --email c@example.org >/dev/null
-# mail_with REGEX: the first email of run/mail/ matching, within 20 s.
+# mail_with REGEX: the first email of run/mail/ matching, within 60 s.
 mail_with() {
 	local f
-	for _ in $(seq 200); do
+	for _ in $(seq 600); do
 		f=$(grep -l -- "$1" "$run/mail"/*.eml 2>/dev/null | head -n 1)
 		[ -n "$f" ] && { echo "$f"; return 0; }
 		sleep 0.1
