@@ -98,7 +98,7 @@ check "the turn is Ann's again, or the game over" \
 check "the bot's job is done" \
 	test "$(sql "SELECT outcome FROM jobs WHERE game = '$game' AND seq = 1")" = moved
 found=''
-for _ in $(seq 50); do
+for _ in $(seq 300); do
 	found=$(grep -l "^To: .*ann@example.org" "$maildir"/*.eml 2>/dev/null |
 		xargs -r grep -l "Bot (bot)" 2>/dev/null | head -n 1)
 	[ -n "$found" ] && break
@@ -151,7 +151,7 @@ wait_for "the stand-in's move for Ann" \
 check "... it is seat 1's" \
 	test "$(sql "SELECT seat FROM actions WHERE game = '$game' AND made_by = 'stand-in'")" = 1
 found=''
-for _ in $(seq 50); do
+for _ in $(seq 300); do
 	found=$(grep -l "a bot plays your turns" "$maildir"/*.eml 2>/dev/null |
 		xargs -r grep -l "^To: .*ann@example.org" 2>/dev/null | head -n 1)
 	[ -n "$found" ] && break

@@ -227,7 +227,7 @@ code=$(curl -s -o "$tmp/created" -w '%{http_code}' --max-time 10 \
 	--data 'players=2&first=1&name1=Ann&email1=ann%40example.org&minutes1=10&name2=Bob&email2=bob%40example.org&minutes2=20' \
 	"${url}new")
 check "installed: create a game ($code)" [ "$code" = 200 ]
-for _ in $(seq 100); do
+for _ in $(seq 600); do
 	[ "$(find "$tmp/mail" -name '*.eml' | wc -l)" -ge 2 ] && break
 	sleep 0.1
 done

@@ -138,7 +138,7 @@ check "... and times the hints" \
 # ---- the game-over email ---------------------------------------------------------
 for who in ann bob; do
 	found=''
-	for _ in $(seq 50); do
+	for _ in $(seq 300); do
 		found=$(grep -l "^To: .*$who@example.org" "$maildir"/*.eml 2>/dev/null |
 			xargs -r grep -l 'its review is on the table' 2>/dev/null |
 			head -n 1)
