@@ -25,6 +25,8 @@
 #                b = 1 for chances that are honest, a = 1 for games won
 #                more often, checks other games within 3 points a bin,
 #                and names a bad line.
+#   botlag       bench/botlag.sh, small: Ann and two bots through its own
+#                servers; it prints how soon the bots moved.
 #
 # Environment (set by "make check"): BUFFERTIME, BUFFERTIME_FCGI, SRCDIR.
 # Skips (77) without nginx, curl or sqlite3.  Prints one line per failure
@@ -251,5 +253,17 @@ timeout 30 "$calibration" --positions 0 >"$tmp/cal3" 2>"$tmp/err"
 rc=$?
 expect_rc "calibration with --positions 0" 2
 expect_err "... says why" '^calibration: --positions'
+
+# ---- the bench of the bots' delay, small ------------------------------------------
+BENCH_BOT_MOVES=4 BENCH_BOT_PLAYERS=3 BENCH_BOT_ROLLOUTS=50 timeout 300 \
+	bash "$SRCDIR/bench/botlag.sh" "$(dirname "$BUFFERTIME")" >"$tmp/lag" 2>"$tmp/err"
+rc=$?
+expect_rc "bench/botlag.sh, 4 bot moves: $(cat "$tmp/err")" 0
+check "... prints their delays: $(cat "$tmp/lag")" \
+	grep -Eq '^bot moves \(3 players\): ([4-9]|[1-9][0-9]+), delay after the move before: median [0-9]+ ms, p99 [0-9]+ ms, largest [0-9]+ ms$' "$tmp/lag"
+BENCH_BOT_PLAYERS=7 bash "$SRCDIR/bench/botlag.sh" "$(dirname "$BUFFERTIME")" >/dev/null 2>"$tmp/err"
+rc=$?
+expect_rc "bench/botlag.sh with 7 players" 2
+expect_err "... says why" 'BENCH_BOT_PLAYERS is 2..6'
 
 finish
