@@ -11,7 +11,7 @@
 #
 # FAST_GAMES (2000) games per cell for random, greedy and clairvoyant;
 # SEARCH_GAMES (1000) for the search (about 1,000 games give a 95%
-# interval of +-3 points); ROLLOUTS (the default budget, 2000) games the
+# interval of +-3 points); ROLLOUTS (the default budget, 4000) games the
 # search plays out per decision; PLAYERS (2 3 4 5 6) the player counts.
 # BUFFERTIME (default ./buffertime) is the tool, SEED (1) the seed.
 # Run it niced on a shared machine: the search cells take minutes.
@@ -19,7 +19,7 @@ set -eu
 
 fast=${1:-2000}
 slow=${2:-1000}
-rollouts=${3:-2000}
+rollouts=${3:-4000}
 counts=${4:-2 3 4 5 6}
 tool=${BUFFERTIME:-./buffertime}
 seed=${SEED:-1}

@@ -51,7 +51,8 @@ enum {
 };
 #define CAL_MAX_GAMES UINT64_C(1000000)
 #define CAL_Q 1000000000.0       /* ratings are tallied in units of 1/CAL_Q */
-_Static_assert(BOT_DEFAULT_ROLLOUTS == 2000, "the usage names the default");
+_Static_assert(BOT_DEFAULT_ROLLOUTS == 4000 &&
+               REVIEW_DEFAULT_ROLLOUTS == 2000, "the usage names the defaults");
 
 static const char usage_text[] =
 	"usage: calibration [--games N] [--seed S] [--rollouts R]\n"
@@ -61,7 +62,7 @@ static const char usage_text[] =
 	"                       players in turn\n"
 	"  --seed S             decimal 64-bit seed (default 1)\n"
 	"  --rollouts R         the bots' games played out per decision\n"
-	"                       (default 2000)\n"
+	"                       (default 4000)\n"
 	"  --review-rollouts R  the review's per rated position (default 2000)\n"
 	"  --positions K        positions rated per game (1..256, default\n"
 	"                       256: every move of a game that long)\n"

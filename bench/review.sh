@@ -11,7 +11,7 @@
 #           of BENCH_REVIEW_RUNS (3) runs, each on a fresh copy.
 #   hints   BENCH_HINT_GAMES (20) new practice tables of 3 people, one
 #           hints job each (the first turn), done by one worker round
-#           with bot_rollouts = BENCH_HINT_ROLLOUTS (2000, the default):
+#           with bot_rollouts = BENCH_HINT_ROLLOUTS (4000, the default):
 #           the time per turn's hints.
 #
 # Numbers only: slow is no failure; a review or hint not made is (exit 1).
@@ -24,7 +24,7 @@ games=${BENCH_REVIEW_GAMES:-20}
 rollouts=${BENCH_REVIEW_ROLLOUTS:-2000}
 runs=${BENCH_REVIEW_RUNS:-3}
 hint_games=${BENCH_HINT_GAMES:-20}
-hint_rollouts=${BENCH_HINT_ROLLOUTS:-2000}
+hint_rollouts=${BENCH_HINT_ROLLOUTS:-4000}
 
 die() {
 	echo "bench/review.sh: $*" >&2

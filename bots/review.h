@@ -29,10 +29,12 @@
 enum {
 	REVIEW_MAX_MOVES = BT_RECORD_MAX_ITEMS,
 	REVIEW_TURNING_POINTS = 3,
-	/* Games played out per move by default: the bots' own, at which
-	 * review_calibrated was fitted (more would want a fit of its own);
-	 * some 2 s for a 60-move game on one core. */
-	REVIEW_DEFAULT_ROLLOUTS = BOT_DEFAULT_ROLLOUTS,
+	/* Games played out per move by default: those at which
+	 * review_calibrated was fitted (another count would want a fit of
+	 * its own); some 2 s for a 60-move game on one core.  Not the
+	 * bots' budget: the review weighs every action, a bot drops the
+	 * clear losers early. */
+	REVIEW_DEFAULT_ROLLOUTS = 2000,
 	/* review_calibrated corrects the chances of crews this large and
 	 * of smaller ones apart (review.c says why) */
 	REVIEW_LARGE_CREW = 4

@@ -47,9 +47,10 @@
 
 enum {
 	/* Games played out per decision by default: a median decision of
-	 * about 25 ms on one core of the development machine.  More is
-	 * stronger and slower: 4000 doubles the time (bench/bots.sh). */
-	BOT_DEFAULT_ROLLOUTS = 2000,
+	 * 43 ms (2 players) to 87 ms (6) on one core of the development
+	 * machine.  Half as many lose 3 points of wins at 3 players
+	 * (bench/bots.sh; README, "How good the bots are"). */
+	BOT_DEFAULT_ROLLOUTS = 4000,
 	BOT_MAX_ROLLOUTS = 10000000,
 	BOT_MAX_THINK_MS = 600000,
 	/* Bounds of one decision's search (memory is allocated once). */

@@ -21,12 +21,11 @@
  *	invite_code = SECRET               (what create = code asks for)
  *	games_per_hour = 10                (per client address; 0: no limit)
  *	seat_mails_per_day = 3             (per recipient; 0: no limit)
- *	bot_rollouts = 2000                (games a bot plays out to choose
+ *	bot_rollouts = 4000                (games a bot plays out to choose
  *	                                   one move: the worker's)
  *	review_rollouts = 2000             (games played out per move of a
- *	                                   finished game's review: the
- *	                                   bots', at which chances are
- *	                                   calibrated)
+ *	                                   finished game's review, at
+ *	                                   which chances are calibrated)
  *	reply_address = play@games.example.org  (default unset: moves by
  *	                                   reply off; its part before '@'
  *	                                   at most 13 bytes, reply.h)
@@ -54,7 +53,7 @@ enum {
 	CONF_CODE_MIN = 8,        /* bytes of an invitation code, at least */
 	CONF_CODE_MAX = 128,
 	CONF_LIMIT_MAX = 100000,
-	CONF_ROLLOUTS_DEFAULT = 2000,  /* bots/search.h BOT_DEFAULT_ROLLOUTS */
+	CONF_ROLLOUTS_DEFAULT = 4000,  /* bots/search.h BOT_DEFAULT_ROLLOUTS */
 	CONF_REVIEW_ROLLOUTS_DEFAULT = 2000,  /* REVIEW_DEFAULT_ROLLOUTS */
 	CONF_ROLLOUTS_MAX = 1000000,
 	CONF_WHY_MAX = 1200       /* a comfortable size for `why` */

@@ -39,10 +39,10 @@ static const char play_usage[] =
 	"  --seed HEX   1..64 hex digits (default: random)\n"
 	"  --bot SEAT   a bot plays that seat (the search by default);\n"
 	"               repeat it for more bots\n"
-	"  --rollouts N games the search plays out per move (default 2000)\n"
+	"  --rollouts N games the search plays out per move (default 4000)\n"
 	"  --think MS   or milliseconds it thinks per move\n";
 
-_Static_assert(BOT_DEFAULT_ROLLOUTS == 2000, "play_usage names the default");
+_Static_assert(BOT_DEFAULT_ROLLOUTS == 4000, "play_usage names the default");
 
 /* Who plays a seat. */
 enum { SEAT_HUMAN, SEAT_SEARCH, SEAT_GREEDY, SEAT_RANDOM };

@@ -44,7 +44,7 @@ enum {
 };
 #define SIM_MAX_GAMES UINT64_C(1000000000000)
 #define SIM_MAX_REPLAY_LOOPS UINT64_C(1000000)
-_Static_assert(BOT_DEFAULT_ROLLOUTS == 2000, "sim_usage names the default");
+_Static_assert(BOT_DEFAULT_ROLLOUTS == 4000, "sim_usage names the default");
 
 static const char sim_usage[] =
 	"usage: buffertime sim --games N --players N|all\n"
@@ -57,7 +57,7 @@ static const char sim_usage[] =
 	"  --policy P     random: uniform among legal actions; greedy: heuristic;\n"
 	"                 search: each seat thinks with what it may see (R10);\n"
 	"                 clairvoyant: the search seeing every card (a bound)\n"
-	"  --rollouts N   search: games played out per decision (default 2000)\n"
+	"  --rollouts N   search: games played out per decision (default 4000)\n"
 	"  --think MS     search: milliseconds per decision instead (results\n"
 	"                 then depend on the machine's speed)\n"
 	"  --variant V    search: crn (default), independent, noprune,\n"
