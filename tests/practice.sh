@@ -110,14 +110,15 @@ check "My games marks it" grep -q 'playing · practice table (hints on)' "$tmp/b
 n=0
 start=$SECONDS
 for _ in $(seq 300); do
-	n=$(grep -l "$game" "$maildir"/*.eml 2>/dev/null | wc -l)
+	# (-- because a game id may begin with "-")
+	n=$(grep -lF -- "$game" "$maildir"/*.eml 2>/dev/null | wc -l)
 	[ "$n" -ge 2 ] && break
 	sleep 0.2
 done
 echo "the game's first emails: $((SECONDS - start)) s"
 check "emails were sent ($n, after $((SECONDS - start)) s)" test "$n" -ge 2
 check "every email of the game says it is a practice table" \
-	test "$(grep -L 'A practice table: hints on' $(grep -l "$game" "$maildir"/*.eml) | wc -l)" = 0
+	test "$(grep -L 'A practice table: hints on' $(grep -lF -- "$game" "$maildir"/*.eml) | wc -l)" = 0
 
 req "" POST "${base}new" "name1=Cy&email1=cy%40example.org&bot2=1&first=1"
 expect_code "create Cy and a bot" 200
