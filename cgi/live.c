@@ -7,7 +7,8 @@
  * The tag is "GAME-CLOCK", two hashes:
  *   GAME   of everything the view shows that something done to the game
  *          changes: the store's mark (moves, a sweep step, table talk,
- *          the seats' names, settings and tokens, this seat's nudges,
+ *          the seats' names, settings and tokens, stand-ins and the
+ *          asks for them, this seat's nudges,
  *          play again, the review's progress, the hints of a practice table's
  *          turn, the games after it in its crew), who looks (the
  *          seat, or a spectator), the query (?at=N, ?m=), the program's
@@ -79,9 +80,12 @@ static void hash_game(crypto_generichash_state *h, const web *w,
 	/* the talk is on a seat's table of now only */
 	if (seat > 0 && !form_get(q, "at"))
 		put(h, "chat %d", m->chat_last);
+	/* a stand-in's notice, and the ask's button and its words */
 	for (int s = 0; s < m->players && s < BT_MAX_PLAYERS; s++)
-		put(h, "%s %d %d", m->seats[s].name, m->seats[s].has_email,
-		    (int)m->seats[s].notify);
+		put(h, "%s %d %d standin %lld asked %lld", m->seats[s].name,
+		    m->seats[s].has_email, (int)m->seats[s].notify,
+		    (long long)m->seats[s].standin_since,
+		    (long long)m->seats[s].standin_ask);
 	/* one's own token (the forms' CSRF token) and nudges; nobody else's
 	 * show on this page */
 	if (seat > 0)

@@ -143,7 +143,8 @@ static const char *const sql_text[SQL__MAX] = {
 		" s.notify, s.token_gen, s.nudged,"
 		" (SELECT count(*) FROM review_moves AS r WHERE r.game = g.id),"
 		" (SELECT count(*) FROM hints AS h WHERE h.game = g.id"
-		" AND h.seq = g.seq)"
+		" AND h.seq = g.seq),"
+		" s.standin_since, s.standin_ask"
 		" FROM games AS g"
 		" JOIN seats AS s ON s.game = g.id WHERE g.id = ?1"
 		" ORDER BY s.seat",

@@ -513,6 +513,7 @@ typedef struct store_mark {
 		int has_email;
 		store_notify notify;
 		int64_t token_gen, nudged;
+		int64_t standin_since, standin_ask;  /* a bot stands in; an ask */
 	} seats[BT_MAX_PLAYERS];
 	int reviewed;                       /* moves of its review in */
 	int hinted;                         /* hints of the turn now */

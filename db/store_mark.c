@@ -46,6 +46,8 @@ static int mark_seat(sqlite3_stmt *st, store_mark *m)
 		m->seats[seat - 1].notify = STORE_NOTIFY_TURN;
 	m->seats[seat - 1].token_gen = sqlite3_column_int64(st, 15);
 	m->seats[seat - 1].nudged = sqlite3_column_int64(st, 16);
+	m->seats[seat - 1].standin_since = sqlite3_column_int64(st, 19);
+	m->seats[seat - 1].standin_ask = sqlite3_column_int64(st, 20);
 	return 0;
 }
 

@@ -14,7 +14,8 @@
 #     whole page;
 #   seats 1, 2, 3, the spectator and ?at=0 have tags of their own;
 #   a new ETag (and the page) after: a move, a table talk message, a
-#     settings change, a nudge, a Sensor Sweep's look, the clock passing
+#     settings change, a nudge, a Sensor Sweep's look, a stand-in's start
+#     and end, a seat's ask for one, the clock passing
 #     a word of the page ("less than a minute" to "2 days"); the same
 #     tag while the words stay; a revoked seat gets 403, never 304.
 #
@@ -234,6 +235,19 @@ moved "after a Sensor Sweep's look, seat 2" 2 "$t2"
 t2=$new
 sql "UPDATE games SET sweep_seq = -1, sweep_seat = 0, sweep_card = '' WHERE id = '$game'"
 moved "after the look is over, seat 2" 2 "$t2"
+t2=$new
+
+# a bot standing in for the seat to move, and its player back (the
+# store's columns, as the worker and the seat's link set them)
+sql "UPDATE seats SET standin_since = $T0 WHERE game = '$game' AND seat = $to"
+moved "after a stand-in starts, seat 2" 2 "$t2"
+check "... the page says so" grep -q 'A bot stands in for' "$tmp/b"
+t2=$new
+sql "UPDATE seats SET standin_since = 0 WHERE game = '$game' AND seat = $to"
+moved "after its player is back, seat 2" 2 "$t2"
+t2=$new
+sql "UPDATE seats SET standin_ask = $T0 WHERE game = '$game' AND seat = 2"
+moved "after seat 2 asks for a stand-in" 2 "$t2"
 t2=$new
 
 # ---- the clock ----------------------------------------------------------------------
