@@ -43,6 +43,8 @@ typedef struct history {
 	/* the last HISTORY_TALK messages, oldest first */
 	int talk_n, talk_next;
 	store_chat talk[HISTORY_TALK];
+	/* who chose each line: 's' a bot standing in (store_made_by) */
+	char by[BT_RECORD_MAX_ITEMS];
 	/* the page's entries, in a ring of the last HISTORY_ROWS */
 	int first, n, dropped;
 	entry e[HISTORY_ROWS];
@@ -106,6 +108,13 @@ static int keep_move(void *ctx, int seq, int64_t created,
 	              .created = created };
 	describe_action(before, after, a, &h->w->game, h->seat, e->text,
 	                sizeof e->text);
+	/* A bot seat's name says so; a stand-in plays under the absent
+	 * player's name. */
+	if (seq >= 0 && seq < (int)sizeof h->by && h->by[seq] == 's') {
+		size_t len = strlen(e->text);
+		snprintf(e->text + len, sizeof e->text - len,
+		         " (a bot standing in)");
+	}
 	return 0;
 }
 
@@ -152,7 +161,9 @@ static web_err gather(web *w, history *h)
 {
 	store_error err;
 
-	if (store_chat_latest(w->st, w->game.id, HISTORY_TALK, keep_talk, h,
+	if (store_made_by(w->st, w->game.id, h->by, (int)sizeof h->by, &err)
+	    != STORE_OK ||
+	    store_chat_latest(w->st, w->game.id, HISTORY_TALK, keep_talk, h,
 	                      &err)
 	    != STORE_OK ||
 	    store_walk(w->st, &w->game, -1, keep_move, h, NULL, &err)

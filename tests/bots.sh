@@ -17,7 +17,8 @@
 #                four days later (the clock moved) Ann has had both
 #                reminders; Cy's table offers to ask, Cy asks, the bot
 #                plays Ann's turn (marked as a stand-in's), Ann is told
-#                by email, and opening her link gives her the seat back.
+#                by email, the history marks the stand-in's move, and
+#                opening her link gives her the seat back.
 #   calibration  bench/calibration, small: ten bins whose positions add
 #                up to games x positions, the same table with 2 jobs, and
 #                a bad argument exits 2; --raw writes a line a position,
@@ -152,6 +153,9 @@ wait_for "the stand-in's move for Ann" \
 	"SELECT count(*) FROM actions WHERE game = '$game' AND made_by = 'stand-in'" 1
 check "... it is seat 1's" \
 	test "$(sql "SELECT seat FROM actions WHERE game = '$game' AND made_by = 'stand-in'")" = 1
+page 2 /history
+check "the history says a bot stood in for that move" \
+	test "$(grep -c '(a bot standing in)' "$tmp/b")" = 1
 found=''
 for _ in $(seq 300); do
 	found=$(grep -l "a bot plays your turns" "$maildir"/*.eml 2>/dev/null |
