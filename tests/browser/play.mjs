@@ -6,7 +6,8 @@
 // email settings, My games, the spectator's link, the rules, a game
 // played to its end (tests/data/web-rigged.rec imported one move before
 // it: the last move from a context with JavaScript off while another
-// seat's page, JavaScript on, watches for it) and the error pages.  axe-core
+// seat's page, JavaScript on, watches for it), a practice table, bot
+// seats and a stand-in, and the error pages.  axe-core
 // checks each of these pages at both widths (axe.mjs).
 //
 // Environment: BASE_URL (the home page), OUT_DIR (screenshots, and the
@@ -319,7 +320,116 @@ async function play(browser) {
 	await between(browser, seats, lookouts, game);
 	await gameOver(browser);
 	await practice(browser);
+	await botSeats(browser);
 	await errorPages(browser, game);
+}
+
+// One round of the worker (--once, a small budget: a test), its clock at
+// now (seconds) if given.
+function worker(now) {
+	const wenv = now ? { ...env, BUFFERTIME_NOW: String(now) } : env;
+	execFileSync(env.BUFFERTIME, ['worker', '--db', env.DB, '--key-file', env.KEY_FILE,
+		'--base-url', base, '--mail-dir', join(out, 'mail'), '--once',
+		'--bot-rollouts', '200'], { encoding: 'utf8', env: wenv,
+		stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
+const gameOf = (link) => new URL(link).pathname.split('/').filter(Boolean).pop();
+
+// A whole move on page's table: work or log if offered, else the first
+// form; a Sensor Sweep's look is followed by its order.
+async function wholeMove(page) {
+	const plain = page.locator('form.act:has(input[name=action][value=work]), ' +
+		'form.act:has(input[name=action][value=log])');
+	await submit(page, await plain.count() > 0 ? plain.first() : page.locator('form.act').first());
+	const order = page.locator('form:has(input[name=action][value=order])');
+	if (await order.count() > 0)
+		await submit(page, order.first());
+}
+
+// Bot seats and a stand-in, through the pages.  A game made with the
+// home page's form, seat 2 played by a bot: the created page and the
+// table say so; Ann moves, the worker has the bot answer, and her table
+// and the history name the bot.  A game of Ann and Cy whose stand-in rule
+// is "after 1 day without a move": the worker, its clock two days on, has
+// a bot play Ann's turn, which the history marks; when the turn is Ann's
+// again Cy's table says a bot stands in for her, and one click on her
+// link gives her the seat back.
+async function botSeats(browser) {
+	const host = await newSeat(browser, 'botseat', true);
+	let page = host.page;
+	await page.goto(base, { waitUntil: 'load' });
+	await page.fill('input[name=name1]', 'Ann');
+	await page.check('input[name=bot2]');
+	await page.selectOption('select[name=first]', '1');
+	await submit(page, page.locator('form.newgame'));
+	check(await page.locator('ol.seatlinks li', { hasText: 'Played by the bot' }).count() === 1,
+		'the created page says a bot plays seat 2');
+	await axe.audit(page, 'created-bot');
+	const link = await page.locator('a.seatlink').first().getAttribute('href');
+	const game = gameOf(link);
+	await page.goto(link, { waitUntil: 'load' });
+	check(await page.getByText('Bot (bot)').count() >= 1, 'the table names the bot');
+	await axe.audit(page, 'table-bot');
+	const before = show(game).actions;
+	await wholeMove(page);
+	worker();
+	const st = show(game);
+	check(st.actions >= before + 2, `the worker made the bot's move (${st.actions - before} lines)`);
+	await page.reload({ waitUntil: 'load' });
+	check(st.status !== 'playing' || (st.turn === 1 && await page.locator('form.act').count() > 0),
+		'then the turn is Ann\'s again, on her table');
+	await shots(host, 'bot');
+	await page.goto(new URL(`g/${game}/history`, base).href, { waitUntil: 'load' });
+	check(await page.locator('ul.history', { hasText: 'Bot (bot)' }).count() === 1,
+		'the history names the bot for its move');
+	await axe.audit(page, 'history-bot');
+	await host.ctx.close();
+
+	const cy = await newSeat(browser, 'standin', true);
+	page = cy.page;
+	await page.goto(base, { waitUntil: 'load' });
+	await page.fill('input[name=name1]', 'Ann');
+	await page.fill('input[name=name2]', 'Cy');
+	await page.selectOption('select[name=first]', '1');
+	await page.selectOption('select[name=standin]', 'days');
+	await page.fill('input[name=standin_days]', '1');
+	await submit(page, page.locator('form.newgame'));
+	const links = await page.locator('a.seatlink').evaluateAll((as) => as.map((a) => a.href));
+	if (!check(links.length === 2, `a game with a stand-in rule (${links.length} links)`))
+		return;
+	const sg = gameOf(links[0]);
+	await page.goto(links[1], { waitUntil: 'load' });
+	check(/after 1 day without a move/i.test(await page.locator('.standin-rule').innerText()),
+		'Cy\'s table states the stand-in rule');
+	worker(Math.floor(Date.now() / 1000) + 2 * 86400);
+	let g = show(sg);
+	check(g.actions >= 1 && g.turn === 2, `two days on, a bot played Ann's turn (${g.actions} lines, turn ${g.turn})`);
+	await page.goto(new URL(`g/${sg}/history`, base).href, { waitUntil: 'load' });
+	check(await page.locator('ul.history li', { hasText: '(a bot standing in)' }).count() === g.actions,
+		'the history marks the stand-in\'s moves');
+	await axe.audit(page, 'history-standin');
+	await page.goto(new URL(`g/${sg}`, base).href, { waitUntil: 'load' });
+	await wholeMove(page);
+	g = show(sg);
+	if (!check(g.status === 'playing' && g.turn === 1, `Cy moved; Ann's turn (${g.status}, turn ${g.turn})`))
+		return;
+	await page.reload({ waitUntil: 'load' });
+	check(await page.locator('p.notice.standin', { hasText: 'A bot stands in for Ann' }).count() === 1,
+		'Cy\'s table says a bot stands in for Ann');
+	await shots(cy, 'standin');
+	await axe.audit(page, 'table-standin');
+	const ann = await newSeat(browser, 'standin-ann', true);
+	await ann.page.goto(links[0], { waitUntil: 'load' });
+	check(await ann.page.locator('p.notice.standin').count() === 0 &&
+		await ann.page.locator('form.act').count() > 0,
+	'one click on Ann\'s link gives her the seat back');
+	await axe.audit(ann.page, 'table-seat-back');
+	await page.reload({ waitUntil: 'load' });
+	check(await page.locator('p.notice.standin').count() === 0,
+		'Cy\'s table no longer says a bot stands in');
+	await ann.ctx.close();
+	await cy.ctx.close();
 }
 
 // A practice table: once the worker has weighed the turn (--once, a
