@@ -304,9 +304,21 @@ sql "SELECT game || ' ' || seq FROM actions WHERE seat > 0 AND game IN (${ids:-'
 lost=$(comm -23 "$tmp/acks" "$tmp/record" | wc -l)
 extra=$(comm -13 "$tmp/acks" "$tmp/record" | wc -l)
 twice=$(uniq -d "$tmp/acks" | wc -l)
-sleep 1.5   # time for the parent to see the last kill
-restarted=$(grep -c 'ended (status 9); restarting' "$run/log/fcgi.log")
-now=$(workers_of | wc -l)
+# The parent sees the last kill and starts a worker again soon, but
+# "soon" on a loaded machine is not a fixed time: wait for it, 30 s at
+# most, and say how long it took.
+waited=0
+while :; do
+	restarted=$(grep -c 'ended (status 9); restarting' "$run/log/fcgi.log")
+	now=$(workers_of | wc -l)
+	if { [ "$restarted" -ge "$kills" ] && [ "$now" -eq "$workers" ]; } ||
+		[ "$waited" -ge 300 ]; then
+		break
+	fi
+	sleep 0.1
+	waited=$((waited + 1))
+done
+echo "the parent had restarted every killed worker $((waited / 10)).$((waited % 10)) s after the burst"
 
 echo "kills $kills ($busy_kills in the middle of a request), move posts $posts, moves taken $accepted + $blind whose answer a kill took, retries $retries, looks $looks, games $games, in ${took} s"
 echo "record lines $(wc -l <"$tmp/record"), lost $lost, extra $extra, odd answers $odd, restarts $restarted, workers now $now, all workers up at $full of $samples kills"
