@@ -213,8 +213,17 @@ web_err forms_turn(web *w, const forms *f, out *o, int *count)
 	return e;
 }
 
+/* 1 if an option before the newest one reads as it does. */
+static int same_text_before(const opts *op)
+{
+	for (int i = 0; i < op->n; i++)
+		if (!strcmp(op->text[i], op->text[op->n]))
+			return 1;
+	return 0;
+}
+
 /* The distinct values of arg[k] over the legal plays of card c, in the
- * engine's order. */
+ * engine's order; of cards that read alike, the first. */
 static void collect(web *w, const forms *f, bt_card c, int k,
                     const choice *ch, opts *op)
 {
@@ -239,14 +248,28 @@ static void collect(web *w, const forms *f, bt_card c, int k,
 			describe_card(a->arg[k], op->text[op->n],
 			              sizeof op->text[0]);
 		}
-		op->n++;
+		/* a copy of a card is the same choice; two seats never are */
+		if (ch->seat || !same_text_before(op))
+			op->n++;
 	}
+}
+
+/* The legal plays of card c, copied to plays (BT_MAX_LEGAL of room). */
+static int plays_of(const forms *f, bt_card c, bt_action *plays)
+{
+	int n = 0;
+
+	for (int i = 0; i < f->n; i++)
+		if (f->legal[i].card == c)
+			plays[n++] = f->legal[i];
+	return n;
 }
 
 web_err forms_card(web *w, const forms *f, bt_card c, out *o, int *any)
 {
 	static opts op;
 	static char note[OFFER_MAX];
+	static bt_action plays[BT_MAX_LEGAL];
 	const bt_card_info *k = bt_card_get(c);
 	char label[80];
 	form_spec s = { "special", k->id, label, NULL, NULL, NULL, BT_SPECIAL,
@@ -261,7 +284,8 @@ web_err forms_card(web *w, const forms *f, bt_card c, out *o, int *any)
 		return WEB_OK;
 	words_action_name(k->type == BT_TYPE_SIDE ? BT_SIDE : BT_SPECIAL, c,
 	                  label, sizeof label);
-	offer_card(&w->game.state, c, note, sizeof note);
+	offer_play(&w->game.state, plays, plays_of(f, c, plays), note,
+	           sizeof note);
 	s.note = note[0] ? note : NULL;
 	out_reset(&w->frag[2]);
 	if (k->type == BT_TYPE_SIDE) {

@@ -196,7 +196,7 @@ static void check_offers(const bt_game *g, const bt_action *legal, int n)
 		else if (a->verb == BT_LOG)
 			offer_log(g, line, sizeof line);
 		else
-			offer_card(g, a->card, line, sizeof line);
+			offer_play(g, a, 1, line, sizeof line);
 		ck_assert_msg(line[0] != '\0' && !has_code(line),
 		              "offer %d: '%s'", i, line);
 		if (a->verb == BT_LOG) {

@@ -119,7 +119,7 @@ static void offer_of(const bt_game *g, int seat, const bt_action *a,
 	else if (a->verb == BT_LOG)
 		offer_log(g, buf, cap);
 	else
-		offer_card(g, a->card, buf, cap);
+		offer_play(g, a, 1, buf, cap);
 }
 
 /* 1 if a is a Sensor Sweep whose card has an item already (its orders
@@ -131,6 +131,17 @@ static int sweep_seen(const menu *m, const bt_action *a)
 		return 0;
 	for (int i = 0; i < m->n; i++)
 		if (m->item[i].a.card == a->card)
+			return 1;
+	return 0;
+}
+
+/* 1 if an item before item i has its name: two copies of a card in
+ * hand (or in the Shift Stack) make the same move, and two lines that
+ * read alike would only ask which one to choose. */
+static int named_before(const menu *m, int i)
+{
+	for (int k = 0; k < i; k++)
+		if (!strcmp(m->item[k].name, m->item[i].name))
 			return 1;
 	return 0;
 }
@@ -164,6 +175,10 @@ int menu_build(const bt_game *g, int seat, const char *const names[],
 		}
 		name_of(g, &it->a, names, it->name, sizeof it->name);
 		utf8_cut_valid(it->name);
+		if (named_before(m, m->n - 1)) {
+			m->n--;     /* a copy of a card: the same move */
+			continue;
+		}
 		it->head = head_of(&it->a, it->name);
 		offer_of(g, seat, &it->a, it->offer, sizeof it->offer);
 		utf8_cut_valid(it->offer);

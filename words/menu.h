@@ -7,7 +7,8 @@
  *
  * One item per legal action of bt_legal(), in its order, except Sensor
  * Sweep: one item per card, whose action has no order yet (nargs 0; the
- * order is asked for once the cards are seen).  Plain text: escape it
+ * order is asked for once the cards are seen); and an action whose name
+ * an earlier item has (a copy of a card: the same move) is left out.  Plain text: escape it
  * when writing HTML.
  */
 #ifndef BT_MENU_H
@@ -57,9 +58,7 @@ int menu_build(const bt_game *g, int seat, const char *const names[],
  * match, the one with the most of the reply's words in its button's
  * words wins ("overtime" and "sweep" are Play Overtime and Play Sensor
  * Sweep, not a Hand Off of them), then the one with the fewest words
- * the reply did not say.  Items with the
- * very same name do the same thing (two copies of a card): the first is
- * taken.  -1 if nothing matches (or number is out of range), -2 if the
+ * the reply did not say.  -1 if nothing matches (or number is out of range), -2 if the
  * words match two different names equally well (ambiguous).
  */
 int menu_pick(const menu *m, int number, const char *words);

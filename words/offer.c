@@ -106,9 +106,82 @@ void offer_log(const bt_game *g, char *buf, size_t cap)
 		add(buf, cap, " A new round begins.");
 }
 
+/* The distinct cards of arg[0] over the plays acts[0..n-1], at most
+ * cap of them, in the engine's order. */
+static int choices_of(const bt_action *acts, int n, bt_card *out, int cap)
+{
+	int k = 0;
+
+	for (int i = 0; i < n && k < cap; i++) {
+		int seen = acts[i].nargs == 0;
+		for (int j = 0; j < k && !seen; j++)
+			seen = out[j] == acts[i].arg[0];
+		if (!seen)
+			out[k++] = acts[i].arg[0];
+	}
+	return k;
+}
+
+/* " to 0 (Ship's Doctor) or 2 (Captain)": the figure after each choice,
+ * from before less each chosen card's own figure; " to 0" if the
+ * choices are one card, or all leave the same figure. */
+static void after_each(char *buf, size_t cap, int before,
+                       const bt_card *c, int n, int officers)
+{
+	int same = 1;
+
+	for (int i = 1; i < n; i++) {
+		const bt_card_info *a = bt_card_get(c[0]), *b = bt_card_get(c[i]);
+		same &= officers ? a->officers == b->officers
+		                 : a->target == b->target;
+	}
+	for (int i = 0; i < (same ? 1 : n); i++) {
+		const bt_card_info *k = bt_card_get(c[i]);
+		add(buf, cap, "%s%d", i == 0 ? " to " : i == n - 1 ? " or " : ", ",
+		    before - (officers ? k->officers : k->target));
+		if (!same)
+			add(buf, cap, " (%s)", k->name);
+	}
+}
+
+static void offer_cover_story(const bt_game *g, const bt_action *acts,
+                              int n, char *buf, size_t cap)
+{
+	bt_card c[BT_STACK_MAX];
+	int k = choices_of(acts, n, c, BT_STACK_MAX);
+
+	if (k == 1)
+		snprintf(buf, cap, "%s leaves the Shift Stack for the bottom "
+		         "of the Shift Deck: Officers fall from %d", 
+		         bt_card_get(c[0])->name, g->officers);
+	else
+		snprintf(buf, cap, "The Officer you choose leaves the Shift "
+		         "Stack for the bottom of the Shift Deck: Officers fall "
+		         "from %d", g->officers);
+	after_each(buf, cap, g->officers, c, k, 1);
+	add(buf, cap, "; a reprimand comes at %d.", BT_REPRIMAND_OFFICERS);
+}
+
+static void offer_scale_back(const bt_game *g, const bt_action *acts,
+                             int n, char *buf, size_t cap)
+{
+	bt_card c[BT_SIDE_COUNT];
+	int k = choices_of(acts, n, c, BT_SIDE_COUNT);
+
+	if (k == 1)
+		snprintf(buf, cap, "%s comes back to your hand: the Target "
+		         "falls from %d", bt_card_get(c[0])->name, g->target);
+	else
+		snprintf(buf, cap, "The Side Project you choose comes back to "
+		         "your hand: the Target falls from %d", g->target);
+	after_each(buf, cap, g->target, c, k, 0);
+	add(buf, cap, ".");
+}
+
 /* The Ability kinds' effect on this table. */
 static void offer_ability(const bt_game *g, const bt_card_info *k,
-                          char *buf, size_t cap)
+                          const bt_action *acts, int n, char *buf,
+                          size_t cap)
 {
 	int top = g->shift_deck.n < BT_SWEEP_CARDS ? g->shift_deck.n
 	          : BT_SWEEP_CARDS;
@@ -127,9 +200,7 @@ static void offer_ability(const bt_game *g, const bt_card_info *k,
 		         g->leisure + k->leisure, bt_goal(g));
 		break;
 	case BT_COVER_STORY:
-		snprintf(buf, cap, "The Officer you choose leaves the Shift "
-		         "Stack for the bottom of the Shift Deck (Officers now "
-		         "%d of %d).", g->officers, BT_REPRIMAND_OFFICERS);
+		offer_cover_story(g, acts, n, buf, cap);
 		break;
 	case BT_DEFLECT:
 		snprintf(buf, cap, "The top Shift card is shown: an Officer "
@@ -152,8 +223,7 @@ static void offer_ability(const bt_game *g, const bt_card_info *k,
 		         draw, plural(draw, "Project", "Projects"));
 		break;
 	case BT_SCALE_BACK:
-		snprintf(buf, cap, "The Side Project you choose comes back to "
-		         "your hand: the Target falls by its value.");
+		offer_scale_back(g, acts, n, buf, cap);
 		break;
 	case BT_HAND_OFF:
 		snprintf(buf, cap, "The card you choose goes to the player you "
@@ -164,19 +234,20 @@ static void offer_ability(const bt_game *g, const bt_card_info *k,
 	}
 }
 
-void offer_card(const bt_game *g, bt_card c, char *buf, size_t cap)
+void offer_play(const bt_game *g, const bt_action *acts, int n, char *buf,
+                size_t cap)
 {
 	const bt_card_info *k;
 
 	buf[0] = '\0';
-	if (c >= BT_CARD_COUNT)
+	if (n <= 0 || acts[0].card >= BT_CARD_COUNT)
 		return;
-	k = bt_card_get(c);
+	k = bt_card_get(acts[0].card);
 	if (k->type == BT_TYPE_SIDE)
 		snprintf(buf, cap, "The Target rises by %d to %d; its %d "
 		         "Leisure counts once the assignment is logged, and a "
 		         "reprimand sends it back to its deck.", k->target,
 		         g->target + k->target, k->leisure);
 	else if (k->type == BT_TYPE_ABILITY)
-		offer_ability(g, k, buf, cap);
+		offer_ability(g, k, acts, n, buf, cap);
 }

@@ -20,8 +20,14 @@ void offer_work(const bt_game *g, int seat, char *buf, size_t cap);
 /* "4 cards worth 7 Leisure go to the Scoring Row (total 12 of 20) ..." */
 void offer_log(const bt_game *g, char *buf, size_t cap);
 
-/* What playing card c from the hand does to the table now. */
-void offer_card(const bt_game *g, bt_card c, char *buf, size_t cap);
+/* What playing a card from the hand does to the table, stated as the
+ * table will be after it: acts[0..n-1] are plays of one card, one when
+ * its choice is made (a menu item), all the legal ones when the choice
+ * is still to make (the table's form), and then the line gives the
+ * figure each choice leaves ("Officers fall from 3 to 2 (Ship's Doctor)
+ * or 0 (Captain) of 4"). */
+void offer_play(const bt_game *g, const bt_action *acts, int n, char *buf,
+                size_t cap);
 
 /* The chance num in den in words: "12% (3 in 25)", "none: you know the
  * next card", "certain: you know the next card". */
