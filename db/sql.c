@@ -68,8 +68,8 @@ static const char *const sql_text[SQL__MAX] = {
 		"SELECT seq, seat, line, created FROM actions WHERE game = ?1"
 		" AND seq < ?2 ORDER BY seq",
 	[SQL_CHAT_RECENT] =
-		"SELECT count(*) FROM chat WHERE game = ?1 AND seat = ?2"
-		" AND created > ?3",
+		"SELECT count(*), coalesce(max(text = ?4 AND created > ?5), 0)"
+		" FROM chat WHERE game = ?1 AND seat = ?2 AND created > ?3",
 	[SQL_CHAT_INSERT] =
 		"INSERT INTO chat (game, seq, seat, text, created, at_seq)"
 		" SELECT ?1, coalesce(max(seq) + 1, 0), ?2, ?3, ?4,"

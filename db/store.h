@@ -53,6 +53,8 @@ enum {
 	STORE_CHAT_MAX = 500,          /* bytes of one chat message */
 	STORE_CHAT_BURST = 5,          /* messages a seat may say ... */
 	STORE_CHAT_WINDOW = 60,        /* ... in this many seconds */
+	STORE_CHAT_REPEAT = 10,        /* the same words again within this
+	                                * many seconds are the same message */
 	STORE_NUDGE_EVERY = 86400,     /* seconds between one seat's nudges */
 	STORE_DIGEST_EVERY = 86400,    /* seconds between a seat's digests */
 	STORE_RETRY_FIRST = 60,        /* a failed email's first retry ... */
@@ -361,6 +363,9 @@ typedef struct store_chat {
  * Seat of game id says text (1..STORE_CHAT_MAX bytes; the caller checks
  * it is UTF-8 without control characters).  STORE_LIMITED if the seat
  * said STORE_CHAT_BURST messages in the last STORE_CHAT_WINDOW seconds.
+ * The seat's very words again within STORE_CHAT_REPEAT seconds (a form
+ * sent twice) are STORE_OK and not said again (STORE_CHAT_REPEAT is
+ * within STORE_CHAT_WINDOW: one query sees both).
  */
 store_rc store_chat_add(store *s, const char *id, int seat,
                         const char *text, store_error *err);

@@ -148,11 +148,16 @@ store_rc sql_chat_locked(store *s, const char *id, int seat,
 	sql_bind_text(st, 1, id, -1);
 	sqlite3_bind_int(st, 2, seat);
 	sqlite3_bind_int64(st, 3, now - STORE_CHAT_WINDOW);
+	sql_bind_text(st, 4, text, -1);
+	sqlite3_bind_int64(st, 5, now - STORE_CHAT_REPEAT);
 	int rc = sqlite3_step(st);
 	int recent = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	int repeat = rc == SQLITE_ROW ? sqlite3_column_int(st, 1) : 0;
 	sqlite3_reset(st);
 	if (rc != SQLITE_ROW)
 		return store_sqlite_fail(s, rc, "reading the table talk", err);
+	if (repeat)
+		return STORE_OK;     /* sent twice at once: said already */
 	if (recent >= STORE_CHAT_BURST)
 		return store_fail(err, STORE_LIMITED, "at most %d messages a "
 		                  "minute: wait a little", STORE_CHAT_BURST);

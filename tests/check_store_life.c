@@ -306,8 +306,11 @@ START_TEST(test_life_chat_is_rate_limited_per_seat)
 
 	set_clock(1700000000);
 	create_ok(s, 2, id);
-	for (int i = 0; i < STORE_CHAT_BURST; i++)
-		ck_assert_int_eq(store_chat_add(s, id, 1, "hi", &err), STORE_OK);
+	for (int i = 0; i < STORE_CHAT_BURST; i++) {
+		char text[16];
+		snprintf(text, sizeof text, "hi %d", i);
+		ck_assert_int_eq(store_chat_add(s, id, 1, text, &err), STORE_OK);
+	}
 	ck_assert_int_eq(store_chat_add(s, id, 1, "hi", &err), STORE_LIMITED);
 	ck_assert_int_eq(store_chat_add(s, id, 2, "hi", &err), STORE_OK);
 	set_clock(1700000000 + STORE_CHAT_WINDOW);
@@ -315,6 +318,29 @@ START_TEST(test_life_chat_is_rate_limited_per_seat)
 	store_close(s);
 	ck_assert_int_eq(sql_value("SELECT count(*) FROM chat"),
 	                 STORE_CHAT_BURST + 2);
+}
+END_TEST
+
+/* A message sent twice at once (a double tap, a form sent again) is
+ * said once; the same words later, or from another seat, are new. */
+START_TEST(test_life_chat_said_twice_at_once_is_one)
+{
+	store *s = open_ok();
+	char id[STORE_ID_LEN + 1];
+	store_error err;
+
+	set_clock(1700000000);
+	create_ok(s, 2, id);
+	ck_assert_int_eq(store_chat_add(s, id, 1, "go ahead", &err), STORE_OK);
+	ck_assert_int_eq(store_chat_add(s, id, 1, "go ahead", &err), STORE_OK);
+	ck_assert_int_eq(store_chat_add(s, id, 2, "go ahead", &err), STORE_OK);
+	set_clock(1700000000 + STORE_CHAT_REPEAT - 1);
+	ck_assert_int_eq(store_chat_add(s, id, 1, "go ahead", &err), STORE_OK);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM chat"), 2);
+	set_clock(1700000000 + STORE_CHAT_REPEAT);
+	ck_assert_int_eq(store_chat_add(s, id, 1, "go ahead", &err), STORE_OK);
+	store_close(s);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM chat"), 3);
 }
 END_TEST
 
@@ -681,6 +707,7 @@ static Suite *life_suite(void)
 	tcase_add_test(tc, test_life_walk_stops_when_asked);
 	tcase_add_test(tc, test_life_chat_is_kept_in_order_with_its_place);
 	tcase_add_test(tc, test_life_chat_is_rate_limited_per_seat);
+	tcase_add_test(tc, test_life_chat_said_twice_at_once_is_one);
 	tcase_add_test(tc, test_life_nudge_once_a_day_never_yourself);
 	tcase_add_test(tc, test_life_reminders_come_after_one_then_three_intervals);
 	tcase_add_test(tc, test_life_reminder_without_email_still_counts);
