@@ -246,6 +246,22 @@ typedef struct bt_gain {
 
 void bt_log_gain(const bt_game *g, bt_gain *out);
 
+/*
+ * The most Leisure the crew could have at its next win check if every
+ * card it cannot see went its way: an upper bound from the public table
+ * (R10), so any seat may be told.  Before the last round it counts every
+ * card that may still reach the Scoring Row; in the last round (no
+ * Assignment left to deal, and no Extra Duty that may be in a hand to
+ * bring one) only what the hands, a Brainstorm's draws and the Effort
+ * left could bring to the one log that remains.  The Leisure Total once
+ * the game is over.
+ */
+int bt_leisure_ceiling(const bt_game *g);
+
+/* 1 if the game is on and bt_leisure_ceiling() is below the goal: the
+ * crew can no longer win, whatever comes. */
+int bt_out_of_reach(const bt_game *g);
+
 /* 1 if drawing Shift card c onto the stack now brings a reprimand. */
 int bt_draw_reprimands(const bt_game *g, bt_card c);
 
