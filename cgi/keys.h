@@ -24,9 +24,11 @@
 	X(more_minutes) \
 	X(first_opt) X(first_value) X(first_text) X(first_sel) \
 	X(seat) X(seat_no) X(seat_name) X(seat_email) X(seat_minutes) \
-	X(seat_hand) X(seat_class) X(seat_note) \
+	X(seat_hand) X(seat_class) X(seat_note) X(once) \
 	/* created.html */ \
 	X(link) X(link_name) X(link_url) X(link_note) X(first_name) \
+	X(link_no) X(botseat) X(botseat_no) X(botseat_name) X(shown) \
+	X(made_again) \
 	/* table.html */ \
 	X(round) X(rounds_max) X(turn_text) X(turn_class) \
 	X(has_notice) X(notice) X(notice_class) \

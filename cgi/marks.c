@@ -36,3 +36,18 @@ const char *game_marks(web *w, const store_game *g, char *buf, size_t cap)
 {
 	return marks_words(g->practice, bot_moved(w, g), buf, cap);
 }
+
+const char *game_marks_sentence(web *w, const store_game *g, char *buf,
+                                size_t cap)
+{
+	int bots = bot_moved(w, g);
+
+	if (!g->practice && !bots)
+		snprintf(buf, cap, "%s", "");
+	else
+		snprintf(buf, cap, "This result was played %s%s%s.",
+		         g->practice ? "on a practice table (hints on)" : "",
+		         g->practice && bots ? ", " : "",
+		         bots ? "with moves made by a bot" : "");
+	return buf;
+}

@@ -1,8 +1,13 @@
 /*
  * page_create.c - POST PREFIX new: creates a game from the new-game form
- * (home.html), queues a "your seat" email for every seat with an
- * address, and shows every seat's link.  A refused form comes back
- * filled in, with the reason, as a 400.
+ * (home.html) and queues a "your seat" email for every seat with an
+ * address, once per form: its key (field once, created.h) makes at most
+ * one game, and the answer is a 303 to PREFIX g/ID/made, the links page
+ * (page_created.c), with the cookie that shows it to this browser.  The
+ * same form sent again makes nothing and leads there too.  A refused
+ * form comes back filled in, with the reason, as a 400.  A POST without
+ * a key (a script's, an older form's) makes its game every time and is
+ * answered with the links page itself, as before.
  *
  * Fields: rows 1..6 of name1..name6, email1..email6 (optional),
  * minutes1..minutes6 and bot1..bot6 (a checkbox: the search bot plays
@@ -33,11 +38,10 @@
 #include <sodium.h>
 
 #include "compose.h"
-#include "describe.h"
+#include "created.h"
 #include "home.h"
 #include "message.h"
 #include "talk.h"
-#include "vals.h"
 
 enum {
 	MINUTES_MAX = 100000000,
@@ -59,14 +63,6 @@ typedef struct new_game {
 	char email[BT_MAX_PLAYERS][STORE_EMAIL_MAX + 1];
 	char why[200];                    /* a refusal that names a row */
 } new_game;
-
-/* The links page's rows. */
-typedef struct created {
-	web *w;
-	char url[BT_MAX_PLAYERS][WEB_URL_MAX];
-	char note[BT_MAX_PLAYERS][STORE_EMAIL_MAX + 80];
-	char name[BT_MAX_PLAYERS][BT_NAME_BYTES_MAX + 1];
-} created;
 
 /* Copies field key (trimmed of spaces) into dst; -1 if it does not fit. */
 static int trimmed(const form *f, const char *key, char *dst, size_t cap)
@@ -334,50 +330,6 @@ static int seat_mail(void *ctx, const store_game *g, int seat,
 	return compose_seat(c, g, seat, NULL, m);
 }
 
-static const char *created_row(void *ctx, int key, int i)
-{
-	created *c = ctx;
-
-	switch (key) {
-	case K_link_name: return c->name[i];
-	case K_link_url: return c->url[i];
-	case K_link_note: return c->note[i];
-	default: return NULL;
-	}
-}
-
-/* Every seat's link, and whether its email went. */
-static web_err links(web *w, created *c)
-{
-	const store_game *g = &w->game;
-	char tok[TOKEN_TEXT_SIZE], n[48];
-
-	for (int s = 1; s <= g->players; s++) {
-		if (token_make(&w->keys, g->id, s, g->seats[s - 1].token_gen,
-		               tok, sizeof tok) != TOKEN_OK) {
-			web_log(w, __func__, "token_make failed");
-			return WEB_INTERNAL;
-		}
-		snprintf(c->url[s - 1], sizeof c->url[0], "%sg/%s?t=%s",
-		         w->cf->base_url, g->id, tok);
-		snprintf(c->name[s - 1], sizeof c->name[0], "%s",
-		         describe_seat(g, s, n, sizeof n));
-		if (g->seats[s - 1].bot[0])
-			snprintf(c->note[s - 1], sizeof c->note[0], "Played by "
-			         "the bot: it moves within seconds of its turn.");
-		else if (g->seats[s - 1].blocked)
-			snprintf(c->note[s - 1], sizeof c->note[0], "No email: "
-			         "%s asked this server for no email; pass the "
-			         "link on yourself.", g->seats[s - 1].email);
-		else
-			snprintf(c->note[s - 1], sizeof c->note[0], "%s%s",
-			         g->seats[s - 1].email[0] ? "Emailed to "
-			         : "No email: pass the link on yourself.",
-			         g->seats[s - 1].email);
-	}
-	return WEB_OK;
-}
-
 /* A limit reached: the form again, with why, when to try again and a
  * Retry-After header. */
 static web_err too_many(web *w, const char *why, int64_t retry_at)
@@ -443,17 +395,78 @@ static int create_refused(web *w, web_err *e)
 	return code_refused(w, e);
 }
 
+/* The form's fields into the store's new game (pointing into ng). */
+static void to_store(web *w, const new_game *ng, compose_ctx *mail,
+                     store_new_game *sn)
+{
+	memset(sn, 0, sizeof *sn);
+	sn->players = ng->players;
+	sn->first = ng->first;
+	sn->reminder_secs = ng->remind_hours * 3600;
+	for (int s = 0; s < ng->players; s++) {
+		sn->names[s] = ng->name[s];
+		sn->emails[s] = ng->email[s];
+		sn->bots[s] = ng->bot[s] ? "search" : NULL;
+	}
+	sn->client = w->rq.client;
+	sn->standin = ng->standin;
+	sn->standin_days = (int)ng->standin_days;
+	sn->practice = ng->practice;
+	sn->mail_fn = seat_mail;
+	sn->mail_ctx = mail;
+}
+
+/* The way to the links page of game id: the creator cookie while the
+ * page shows the links, and a 303; again: the form made it before. */
+static web_err to_links(web *w, const char *id, int again)
+{
+	char to[STORE_ID_LEN + 24];
+	store_error err;
+	web_err e;
+
+	if (store_load(w->st, id, &w->game, &err) != STORE_OK)
+		return web_store_err(w, __func__, &err);
+	if ((e = created_grant(w)))
+		return e;
+	snprintf(to, sizeof to, "g/%s/made%s", id, again ? "?again=1" : "");
+	return resp_redirect(w, to);
+}
+
+/* The form's key: absent (NULL), or one that made a game already (1,
+ * the answer in *e), or a new one, or one out of shape (1, the form
+ * again in *e). */
+static int once_done(web *w, const char **once, web_err *e)
+{
+	char id[STORE_ID_LEN + 1];
+	store_error err;
+	store_rc rc;
+
+	*once = form_get(&w->rq.body, "once");
+	if (!*once)
+		return 0;
+	if (!create_key_ok(*once)) {
+		*e = home_render(w, 400, &w->rq.body, "This form is out of "
+		                 "date: check it and send it again, please.");
+		return 1;
+	}
+	rc = store_creation_get(w->st, *once, id, &err);
+	if (rc == STORE_NOT_FOUND)
+		return 0;
+	*e = rc == STORE_OK ? to_links(w, id, 1) : web_store_err(w, __func__,
+	                                                         &err);
+	return 1;
+}
+
 web_err page_create(web *w)
 {
 	static new_game ng;
-	static created c;
-	char id[STORE_ID_LEN + 1], first[48];
-	store_new_game sn = { 0 };
+	char id[STORE_ID_LEN + 1];
+	store_new_game sn;
 	store_error err;
-	const char *why;
+	const char *why, *once;
+	store_rc rc;
 	web_err e;
-	vals v;
-	tmpl_data d;
+	int made = 0;
 
 	compose_ctx mail = { .st = w->st, .keys = &w->keys,
 	                     .base_url = w->cf->base_url };
@@ -461,42 +474,28 @@ web_err page_create(web *w)
 	/* guard: the create mode and its code */
 	if (create_refused(w, &e))
 		return e;
-	/* inputs */
+	/* inputs: the same form again makes nothing */
+	if (once_done(w, &once, &e))
+		return e;
 	memset(&ng, 0, sizeof ng);
 	if ((why = decode(&w->rq.body, &ng)) != NULL)
 		return home_render(w, 400, &w->rq.body, why);
-	sn.players = ng.players;
-	sn.first = ng.first;
-	sn.reminder_secs = ng.remind_hours * 3600;
-	for (int s = 0; s < ng.players; s++) {
-		sn.names[s] = ng.name[s];
-		sn.emails[s] = ng.email[s];
-		sn.bots[s] = ng.bot[s] ? "search" : NULL;
-	}
-	sn.client = w->rq.client;
-	sn.standin = ng.standin;
-	sn.standin_days = (int)ng.standin_days;
-	sn.practice = ng.practice;
-	sn.mail_fn = seat_mail;
-	sn.mail_ctx = &mail;
-	/* do it: the game and its emails, within the limits */
-	store_rc rc = store_create(w->st, &sn, id, &err);
+	to_store(w, &ng, &mail, &sn);
+	/* do it: the game and its emails, within the limits, once */
+	rc = once ? store_create_once(w->st, &sn, once, id, &made, &err)
+	          : store_create(w->st, &sn, id, &err);
 	if (rc == STORE_INVALID)
 		return home_render(w, 400, &w->rq.body, err.why);
 	if (rc == STORE_LIMITED)
 		return too_many(w, err.why, err.retry_at);
-	if (rc != STORE_OK || (rc = store_load(w->st, id, &w->game, &err)))
+	if (rc != STORE_OK)
 		return web_store_err(w, __func__, &err);
 	/* render */
-	c.w = w;
-	if ((e = links(w, &c)))
+	if (once)
+		return to_links(w, id, !made);
+	if (store_load(w->st, id, &w->game, &err) != STORE_OK)
+		return web_store_err(w, __func__, &err);
+	if ((e = created_grant(w)))
 		return e;
-	vals_init(&v);
-	vals_rows(&v, K_link, w->game.players);
-	vals_set(&v, K_first_name, describe_seat(&w->game, w->game.state.first,
-	                                     first, sizeof first));
-	v.row = created_row;
-	v.ctx = &c;
-	d = vals_data(&v);
-	return resp_page(w, 200, "Your game is ready", TPL_CREATED, &d);
+	return created_render(w, 1, 0);
 }

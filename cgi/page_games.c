@@ -5,8 +5,12 @@
  * waiting on others, then the finished ones (latest first).
  *
  * Games of one crew (a rematch chain: store_crew) are listed together,
- * the newest first, where the crew's newest game would be; a crew of
- * two games or more has a line of its results before them.
+ * the newest first, where the crew's newest game would be; two games or
+ * more of one crew are a list of their own, after a line of their
+ * results (a paragraph, not an item: it counts the games listed under
+ * it).  Each game is named by what it is among its crew's ("Ann, Bob
+ * and Cyd — rematch 2", "— practice": compose_game_noun), as its
+ * emails' subjects are.
  *
  * Each cookie counts as it does on the game's own pages (seat.c): a
  * token of ours, for that very game, of the seat's current generation.
@@ -18,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compose.h"
 #include "describe.h"
 #include "marks.h"
 #include "since.h"
@@ -26,9 +31,10 @@
 
 enum {
 	GAMES_MAX = 100,              /* bt_ cookies looked at */
-	PLAYERS_TEXT = BT_MAX_PLAYERS * (BT_NAME_BYTES_MAX + 8) + 16,
+	PLAYERS_TEXT = BT_MAX_PLAYERS * (BT_NAME_BYTES_MAX + 8) + 16 +
+	               COMPOSE_NOUN_MAX,
 	NAME_TEXT = BT_NAME_BYTES_MAX + 16,
-	CREW_TEXT = 256
+	CREW_TEXT = 320
 };
 
 /* Which list a game is in, in the order shown. */
@@ -50,13 +56,15 @@ typedef struct mine {
 } mine;
 
 /* A crew (store_crew) one of the games belongs to: its games' ids, to
- * know the others of it without asking the store again, and its
- * results. */
+ * know the others of it without asking the store again, how each was
+ * played, and the results of those listed (crew_counts). */
 typedef struct crew_info {
-	int n, won, lost, hints, bots;
+	int n;                          /* its games in ids */
+	int listed, won, lost, hints, bots;
 	int rank;                       /* its newest listed game's place
 	                                 * by urgency */
 	char ids[STORE_CREW_MAX][STORE_ID_LEN + 1];
+	unsigned char practice[STORE_CREW_MAX], bot_moved[STORE_CREW_MAX];
 } crew_info;
 
 typedef struct games_ctx {
@@ -92,9 +100,24 @@ static void players_text(const store_game *g, char *buf, size_t cap)
 	}
 }
 
+/* " — rematch 2", " — practice" after the players: which of its
+ * crew's games g is ("" for a first game). */
+static void add_noun(web *w, const store_game *g, char *buf, size_t cap)
+{
+	char noun[COMPOSE_NOUN_MAX];
+	size_t len = strlen(buf);
+
+	compose_game_noun(w->st, g, NULL, noun, sizeof noun);
+	if (strcmp(noun, "game") == 0)
+		return;
+	if (strcmp(noun, "practice game") == 0)
+		noun[8] = '\0';            /* "practice" */
+	snprintf(buf + len, cap - len, " \xe2\x80\x94 %s", noun);
+}
+
 /* Fills m from game g as seen by seat. */
-static void summarise(const store_game *g, int seat, const char *marks,
-                      mine *m)
+static void summarise(web *w, const store_game *g, int seat,
+                      const char *marks, mine *m)
 {
 	char n[48];
 	int who = mover(g);
@@ -109,6 +132,7 @@ static void summarise(const store_game *g, int seat, const char *marks,
 	m->since = g->turn_since ? g->turn_since : g->updated;
 	m->updated = g->updated;
 	players_text(g, m->players, sizeof m->players);
+	add_noun(w, g, m->players, sizeof m->players);
 	snprintf(m->mover, sizeof m->mover, "%s",
 	         who ? describe_seat(g, who, n, sizeof n) : "");
 	snprintf(m->you, sizeof m->you, "%s (seat %d)",
@@ -146,10 +170,8 @@ static web_err crew_of(games_ctx *c, mine *m)
 	memset(k, 0, sizeof *k);
 	for (int i = 0; i < n; i++) {
 		memcpy(k->ids[i], crew[i].id, sizeof k->ids[i]);
-		k->won += crew[i].status == BT_WON;
-		k->lost += crew[i].status == BT_LOST;
-		k->hints += crew[i].practice;
-		k->bots += crew[i].bot_moved;
+		k->practice[i] = crew[i].practice != 0;
+		k->bot_moved[i] = crew[i].bot_moved != 0;
 	}
 	k->n = n;
 	m->crew = c->ncrews++;
@@ -180,7 +202,7 @@ static web_err consider(games_ctx *c, const char *name)
 		return WEB_OK;
 	char marks[MARKS_MAX];
 	game_marks(c->w, &g, marks, sizeof marks);
-	summarise(&g, seat, marks, &c->g[c->n]);
+	summarise(c->w, &g, seat, marks, &c->g[c->n]);
 	return crew_of(c, &c->g[c->n++]);
 }
 
@@ -261,20 +283,55 @@ static void order(games_ctx *c)
 	qsort(c->g, (size_t)c->n, sizeof c->g[0], by_crew_qsort);
 }
 
-/* Before the first listed game of a crew of two games or more: a line
- * "A crew of 3 games: 2 won, 1 lost; hints on in 1, bot moves in 2"
- * (HTML this file builds; numbers only). */
+/* Each crew's results over its games listed here, so that its line
+ * counts what is under it. */
+static void crew_counts(games_ctx *c)
+{
+	for (int i = 0; i < c->n; i++) {
+		const mine *m = &c->g[i];
+		crew_info *k = &c->crews[m->crew];
+		k->listed++;
+		k->won += m->status == BT_WON;
+		k->lost += m->status == BT_LOST;
+		for (int j = 0; j < k->n; j++)
+			if (strcmp(k->ids[j], m->id) == 0) {
+				k->hints += k->practice[j];
+				k->bots += k->bot_moved[j];
+				break;
+			}
+	}
+}
+
+/* 1 if game i starts or is in a list of its crew's (two games or more
+ * listed). */
+static int in_crew_list(const games_ctx *c, int i)
+{
+	return i >= 0 && i < c->n && c->crews[c->g[i].crew].listed >= 2;
+}
+
+/* The markup before game i (HTML this file builds; numbers only): a
+ * crew of two games or more listed gets a list of its own, after its
+ * line "A crew of 3 games: 2 won, 1 lost; hints on in 1, bot moves in
+ * 2"; the list of games alone goes on after it. */
 static const char *crew_line(games_ctx *c, int i)
 {
 	const crew_info *k = &c->crews[c->g[i].crew];
-	int playing = k->n - k->won - k->lost;
+	int playing = k->listed - k->won - k->lost;
+	int same = i > 0 && c->g[i - 1].crew == c->g[i].crew;
 	size_t len;
 
 	c->crew_line[0] = '\0';
-	if (k->n < 2 || (i > 0 && c->g[i - 1].crew == c->g[i].crew))
+	if (same)
 		return c->crew_line;
-	snprintf(c->crew_line, sizeof c->crew_line, "<li class=\"crewline\">"
-	         "A crew of %d games: %d won, %d lost", k->n, k->won, k->lost);
+	if (!in_crew_list(c, i)) {
+		if (in_crew_list(c, i - 1))
+			snprintf(c->crew_line, sizeof c->crew_line, "</ol>\n"
+			         "<ol class=\"mygames\">\n");
+		return c->crew_line;
+	}
+	snprintf(c->crew_line, sizeof c->crew_line, "</ol>\n<p class=\""
+	         "crewline\">A crew of %d games: %d won, %d lost", k->listed,
+	         k->won, k->lost);
 	len = strlen(c->crew_line);
 	if (playing > 0)
 		snprintf(c->crew_line + len, sizeof c->crew_line - len,
@@ -286,7 +343,8 @@ static const char *crew_line(games_ctx *c, int i)
 		         k->hints, k->hints && k->bots ? ", " : "",
 		         k->bots ? "bot moves in " : "", k->bots);
 	len = strlen(c->crew_line);
-	snprintf(c->crew_line + len, sizeof c->crew_line - len, "</li>\n");
+	snprintf(c->crew_line + len, sizeof c->crew_line - len, "</p>\n"
+	         "<ol class=\"mygames crew\">\n");
 	return c->crew_line;
 }
 
@@ -357,6 +415,7 @@ web_err page_games(web *w)
 	if ((e = read_cookies(&c)))
 		return e;
 	order(&c);
+	crew_counts(&c);
 	/* render */
 	for (int i = 0; i < c.n; i++)
 		yours += c.g[i].grp == YOURS;

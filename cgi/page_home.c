@@ -4,11 +4,13 @@
  * is refused (page_create.c).  There is no player count to choose: every
  * row with a name is a player.  Rows 1..HOME_ROWS_OPEN are open, the
  * others behind "More players" (open when something is typed in them),
- * so the form stays short on a phone, with no script.
+ * so the form stays short on a phone, with no script.  The form carries
+ * a one-use key, so that sending it twice makes one game (created.h).
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "created.h"
 #include "home.h"
 #include "vals.h"
 
@@ -119,7 +121,8 @@ web_err home_render(web *w, int status, const form *filled,
                     const char *message)
 {
 	home_ctx h = { filled, "random", "", "", "" };
-	char url[WEB_URL_MAX], games[WEB_URL_MAX];
+	char url[WEB_URL_MAX], games[WEB_URL_MAX], once[CREATE_KEY_LEN + 1];
+	const char *sent = filled ? form_get(filled, "once") : NULL;
 	int more_typed = 0;
 	vals v;
 	tmpl_data d;
@@ -132,6 +135,12 @@ web_err home_render(web *w, int status, const form *filled,
 	snprintf(games, sizeof games, "%sgames", w->cf->prefix);
 	vals_init(&v);
 	vals_set(&v, K_new_url, url);
+	/* a refused form keeps its key: it made nothing */
+	if (create_key_ok(sent))
+		snprintf(once, sizeof once, "%s", sent);
+	else
+		create_key_new(once);
+	vals_set(&v, K_once, once);
 	vals_set(&v, K_games_url, games);
 	/* the remind field comes back as sent (escaped), else the default */
 	vals_set(&v, K_remind_hours, filled && form_get(filled, "remind")
@@ -171,9 +180,12 @@ web_err closed_render(web *w, int status)
 
 web_err page_home(web *w)
 {
-	/* guard: none; where only the administrator makes games, no form */
-	w->rs.cacheable = 1;
-	if (strcmp(w->cf->create, "admin") == 0)
+	/* guard: none; where only the administrator makes games, no form.
+	 * The form is never kept by a cache: it holds a one-use key, which
+	 * must not be handed to another browser nor used twice. */
+	if (strcmp(w->cf->create, "admin") == 0) {
+		w->rs.cacheable = 1;
 		return closed_render(w, 200);
+	}
 	return home_render(w, 200, NULL, NULL);
 }

@@ -4,7 +4,7 @@
  * bt_ID=TOKEN (Path PREFIX, HttpOnly, SameSite=Lax, Secure behind https)
  * and a 303 to the URL without the token, so the token leaves the
  * address bar and the history.  Anything else is a 403 that says what to
- * do.
+ * do; so is a bot's seat (its hand is the bot's alone).
  *
  * The Path is the prefix, not PREFIX g/ID, so that "my games" (PREFIX
  * games) receives the cookie of every game.  Cookies set by older
@@ -66,6 +66,12 @@ web_err page_join(web *w)
 	if (seat < 1 || seat > w->game.players ||
 	    gen != w->game.seats[seat - 1].token_gen)
 		return WEB_FORBIDDEN;
+	/* a bot's hand is its own: older pages showed its seat's link */
+	if (w->game.seats[seat - 1].bot[0]) {
+		snprintf(w->why, sizeof w->why, "This seat is played by the "
+		         "bot, and its hand is its own: no link opens it.");
+		return WEB_FORBIDDEN;
+	}
 	/* do it: the player is back; a bot standing in gives the seat up */
 	if (w->game.seats[seat - 1].standin_since &&
 	    store_standin_end(w->st, id, seat, &err) != STORE_OK)

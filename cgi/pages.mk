@@ -6,6 +6,7 @@ buffertime_fcgi_SOURCES = \
 	cgi/route.c cgi/response.c cgi/seat.c cgi/seat_link.c \
 	cgi/keys.c cgi/keys.h cgi/vals.c cgi/vals.h \
 	cgi/page_home.c cgi/home.h cgi/page_create.c cgi/page_join.c \
+	cgi/page_created.c cgi/created.h \
 	cgi/page_table.c cgi/table.h cgi/table_cards.c \
 	cgi/forms.c cgi/forms.h cgi/cardview.c cgi/cardview.h \
 	cgi/moves.c cgi/moves.h \

@@ -24,6 +24,7 @@ static const struct route {
 	{ M_GET | M_HEAD, "g/*", NULL, page_table, "GET, HEAD" },
 	{ M_POST, "g/*/act", NULL, page_act, "POST" },
 	{ M_GET | M_HEAD, "g/*/record", NULL, page_record, "GET, HEAD" },
+	{ M_GET | M_HEAD, "g/*/made", NULL, page_created, "GET, HEAD" },
 	{ M_GET | M_HEAD | M_POST, "g/*/settings", NULL, page_settings,
 	  "GET, HEAD, POST" },
 	{ M_GET | M_HEAD | M_POST, "g/*/unsubscribe", NULL, page_unsub,

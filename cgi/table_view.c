@@ -216,7 +216,8 @@ static void status(table_ctx *t, vals *v)
 	vals_show(v, K_over, over);
 	vals_show(v, K_practice, t->w->game.practice);
 	if (over) {
-		game_marks(t->w, &t->w->game, t->marks, sizeof t->marks);
+		game_marks_sentence(t->w, &t->w->game, t->marks,
+		                    sizeof t->marks);
 		vals_show(v, K_has_result_marks, t->marks[0] != '\0');
 		vals_set(v, K_result_marks, t->marks);
 	}

@@ -85,6 +85,7 @@ typedef web_err page_fn(web *w);
 
 page_fn page_home;      /* GET  PREFIX                  */
 page_fn page_create;    /* POST PREFIX new              */
+page_fn page_created;   /* GET  PREFIX g/ID/made        */
 page_fn page_join;      /* GET  PREFIX g/ID?t=TOKEN     */
 page_fn page_table;     /* GET  PREFIX g/ID             */
 page_fn page_act;       /* POST PREFIX g/ID/act         */

@@ -270,6 +270,11 @@ static const char *const sql_text[SQL__MAX] = {
 	[SQL_CREW_BOT_LINES] =
 		"SELECT EXISTS (SELECT 1 FROM actions WHERE game = ?1"
 		" AND made_by <> '')",
+	/* store_create.c: the game a new-game form's key (its hash) made */
+	[SQL_CREATION_GET] =
+		"SELECT game FROM creations WHERE once = ?1",
+	[SQL_CREATION_ADD] =
+		"INSERT INTO creations (once, game) VALUES (?1, ?2)",
 };
 
 store_rc store_fail(store_error *err, store_rc rc, const char *fmt, ...)

@@ -99,6 +99,9 @@ enum sql_stmt {
 	SQL_CREW_BEFORE,
 	SQL_CREW_BOT_LINES,
 	SQL_MARK_CREW,
+	/* store_create.c: the forms that made games */
+	SQL_CREATION_GET,
+	SQL_CREATION_ADD,
 	SQL__MAX
 };
 

@@ -186,6 +186,27 @@ store_rc store_create(store *s, const store_new_game *ng,
                       char id[STORE_ID_LEN + 1], store_error *err);
 
 /*
+ * A new-game form's one-use key (text, 1..STORE_ONCE_MAX bytes; the web
+ * makes 22 random characters): a game is made at most once per key, so
+ * the same form sent twice makes one game and one set of emails.  Only
+ * a hash of the key is stored.
+ */
+enum { STORE_ONCE_MAX = 64 };
+
+/* The game the form of key once made: its id into id, or
+ * STORE_NOT_FOUND. */
+store_rc store_creation_get(store *s, const char *once,
+                            char id[STORE_ID_LEN + 1], store_error *err);
+
+/* store_create, once per key: if key once made a game already, its id
+ * into id and *made = 0, and nothing else (no game, no email, nothing
+ * counted against a limit); else the game as store_create makes it, the
+ * key recorded in its transaction, and *made = 1. */
+store_rc store_create_once(store *s, const store_new_game *ng,
+                           const char *once, char id[STORE_ID_LEN + 1],
+                           int *made, store_error *err);
+
+/*
  * Creates a game from a whole record (header, names, stack lines and
  * actions), which must replay without error; it continues from where the
  * record ends.  Emails may be given per seat (or NULL).
@@ -654,6 +675,16 @@ typedef struct store_crew_game {
  */
 store_rc store_crew(store *s, const char *id, store_crew_game *out, int cap,
                     int *n, store_error *err);
+
+/*
+ * How many games of id's crew came before it (0: the first; 2: the
+ * second rematch) into *before_n, walking back at most 2 x
+ * STORE_CREW_MAX - 1 games (a cycle ends the walk).  Reads no game, so
+ * it may run inside another of the store's calls (a mail_fn).  A game
+ * that is not there has none before it.
+ */
+store_rc store_crew_place(store *s, const char *id, int *before_n,
+                          store_error *err);
 
 /* Text for a return code ("conflict"). */
 const char *store_rc_name(store_rc rc);

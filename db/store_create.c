@@ -1,7 +1,8 @@
 /*
  * store_create.c - how a game comes into the store: made new (with its
- * seats' emails in the same transaction, within the limits) or imported
- * from a whole record, which must replay.
+ * seats' emails in the same transaction, within the limits; at most once
+ * per new-game form, when the form's key is given) or imported from a
+ * whole record, which must replay.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,16 +133,33 @@ static store_rc check_emails(const char *const emails[BT_MAX_PLAYERS],
 
 /* Header, names and options of ng into rec, all checked. */
 /* A bot seat's name says so wherever it is shown (tables, histories,
- * emails, records): "NAME (bot)", or "Bot (bot)" without a name; a name
- * that says so already (a rematch's) is kept. */
-static const char *as_bot(const char *name, char *buf, size_t cap)
+ * emails, records): "NAME (bot)"; without a name "Bot", or "Bot 2",
+ * "Bot 3" for the game's second and third nameless bots.  A name that
+ * says so already (a rematch's) is kept. */
+static const char *as_bot(const store_new_game *ng, int i, char *buf,
+                          size_t cap)
 {
 	static const char mark[] = " (bot)";
+	const char *name = ng->names[i];
 	size_t n = name ? strlen(name) : 0, m = sizeof mark - 1;
+	int nth = 1;
 
-	if (n >= m && strcmp(name + n - m, mark) == 0)
+	if ((n >= m && strcmp(name + n - m, mark) == 0) ||
+	    (n >= 3 && strncmp(name, "Bot", 3) == 0 &&
+	     (name[3] == '\0' || (name[3] == ' ' && name[4] >= '2' &&
+	      name[4] <= '9' && name[5] == '\0'))))
 		return name;
-	snprintf(buf, cap, "%s%s", n ? name : "Bot", mark);
+	if (n) {
+		snprintf(buf, cap, "%s%s", name, mark);
+		return buf;
+	}
+	for (int j = 0; j < i; j++)
+		nth += ng->bots[j] && ng->bots[j][0] &&
+		       !(ng->names[j] && ng->names[j][0]);
+	if (nth == 1)
+		snprintf(buf, cap, "Bot");
+	else
+		snprintf(buf, cap, "Bot %d", nth);
 	return buf;
 }
 
@@ -165,7 +183,7 @@ static store_rc new_record(const store_new_game *ng, bt_record *rec,
 		char bot_name[BT_NAME_BYTES_MAX + 8];
 		const char *name = ng->names[i];
 		if (ng->bots[i] && ng->bots[i][0])
-			name = as_bot(name, bot_name, sizeof bot_name);
+			name = as_bot(ng, i, bot_name, sizeof bot_name);
 		if (name && name[0] &&
 		    bt_record_name(rec, i + 1, name, strlen(name), &gerr))
 			return store_fail(err, STORE_INVALID, "seat %d: %s",
@@ -295,6 +313,105 @@ store_rc store_create(store *s, const store_new_game *ng,
 		return rc;
 	}
 	return sql_commit(s, err);
+}
+
+/* ---- once per form ------------------------------------------------------ */
+
+/* The stored form of a key: its hash, so the table holds nothing that
+ * would show a game's links to whoever read it. */
+static store_rc once_hash(const char *once,
+                          unsigned char h[crypto_generichash_BYTES],
+                          store_error *err)
+{
+	size_t n = once ? strlen(once) : 0;
+
+	if (n == 0 || n > STORE_ONCE_MAX)
+		return store_fail(err, STORE_INVALID, "a form's key has 1 to "
+		                  "%d characters", STORE_ONCE_MAX);
+	crypto_generichash(h, crypto_generichash_BYTES,
+	                   (const unsigned char *)once, n, NULL, 0);
+	return STORE_OK;
+}
+
+/* The game of hash h into id: STORE_OK, STORE_NOT_FOUND or an error. */
+static store_rc creation_find(store *s, const unsigned char *h,
+                              char id[STORE_ID_LEN + 1], store_error *err)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_CREATION_GET);
+	int rc;
+
+	sqlite3_bind_blob(st, 1, h, crypto_generichash_BYTES,
+	                  SQLITE_TRANSIENT);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		int bad = sql_column_text(st, 0, id, STORE_ID_LEN + 1);
+		sqlite3_reset(st);
+		return bad ? store_fail(err, STORE_CORRUPT, "a creation's "
+		                        "game id is too long") : STORE_OK;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return store_sqlite_fail(s, rc, "finding a form's game", err);
+	return store_fail(err, STORE_NOT_FOUND, "no game made by that form");
+}
+
+store_rc store_creation_get(store *s, const char *once,
+                            char id[STORE_ID_LEN + 1], store_error *err)
+{
+	unsigned char h[crypto_generichash_BYTES];
+	store_rc rc;
+
+	id[0] = '\0';
+	if ((rc = once_hash(once, h, err)))
+		return rc;
+	return creation_find(s, h, id, err);
+}
+
+/* Inside the transaction: the game of the key, or a new one and its
+ * row. */
+static store_rc create_once_locked(store *s, const store_new_game *ng,
+                                   const unsigned char *h,
+                                   char id[STORE_ID_LEN + 1], int *made,
+                                   store_error *err)
+{
+	store_rc rc = creation_find(s, h, id, err);
+
+	if (rc != STORE_NOT_FOUND)
+		return rc;
+	if ((rc = store_create_locked(s, ng, id, err)))
+		return rc;
+	sqlite3_stmt *st = sql_get(s, SQL_CREATION_ADD);
+	sqlite3_bind_blob(st, 1, h, crypto_generichash_BYTES,
+	                  SQLITE_TRANSIENT);
+	sql_bind_text(st, 2, id, -1);
+	int src = sql_run(s, SQL_CREATION_ADD);
+	if (src != SQLITE_DONE)
+		return store_sqlite_fail(s, src, "saving the form's key", err);
+	*made = 1;
+	return STORE_OK;
+}
+
+store_rc store_create_once(store *s, const store_new_game *ng,
+                           const char *once, char id[STORE_ID_LEN + 1],
+                           int *made, store_error *err)
+{
+	unsigned char h[crypto_generichash_BYTES];
+	store_rc rc;
+
+	*made = 0;
+	id[0] = '\0';
+	if ((rc = once_hash(once, h, err)) || (rc = sql_begin(s, err)))
+		return rc;
+	/* BEGIN IMMEDIATE: two sends of one form at the same instant are
+	 * one after the other here, and the second finds the first's row */
+	if ((rc = create_once_locked(s, ng, h, id, made, err))) {
+		sql_rollback(s);
+		*made = 0;
+		return rc;
+	}
+	if ((rc = sql_commit(s, err)))
+		*made = 0;
+	return rc;
 }
 
 /* ---- importing ---------------------------------------------------------- */

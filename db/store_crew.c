@@ -146,3 +146,20 @@ store_rc store_crew(store *s, const char *id, store_crew_game *out, int cap,
 	}
 	return STORE_OK;
 }
+
+store_rc store_crew_place(store *s, const char *id, int *before_n,
+                          store_error *err)
+{
+	walk k;
+	char first[STORE_ID_LEN + 1];
+	store_rc rc;
+
+	*before_n = 0;
+	if (!id || strlen(id) != STORE_ID_LEN)
+		return store_fail(err, STORE_INVALID, "no game id");
+	k.n = 0;
+	if ((rc = walk_back(s, id, 2 * STORE_CREW_MAX - 1, &k, first, err)))
+		return rc;
+	*before_n = k.n - 1;        /* every game met but id itself */
+	return STORE_OK;
+}

@@ -227,6 +227,7 @@ typedef struct letter {
 	text t;
 	char crew[CREW_MAX];     /* the others, for the body */
 	char with[CREW_MAX];     /* the others, for the subject */
+	char noun[COMPOSE_NOUN_MAX];  /* "game", "rematch 2": which one */
 } letter;
 
 static void letter_open(letter *l, const compose_ctx *c, const store_game *g,
@@ -241,6 +242,7 @@ static void letter_open(letter *l, const compose_ctx *c, const store_game *g,
 	snprintf(m->to, sizeof m->to, "%s", g->seats[seat - 1].email);
 	crew(g, seat, " and ", l->crew);
 	crew(g, seat, ", ", l->with);
+	compose_game_noun(c->st, g, NULL, l->noun, sizeof l->noun);
 	text_init(&l->t, m->body, sizeof m->body);
 	if (name[0])
 		put(&l->t, "Hello %s,\n\n", name);
@@ -259,8 +261,8 @@ static void seat_link(letter *l)
 		l->t.over = 1;
 		return;
 	}
-	put(&l->t, "\nYour seat's link (keep it to yourself: whoever opens it "
-	    "plays your seat):\n%s\n", url);
+	put(&l->t, COMPOSE_SEAT_LINK ": whoever opens it plays your "
+	    "seat):\n%s\n", url);
 }
 
 /* Where the game was won or lost: the table's review, once the worker
@@ -501,8 +503,8 @@ static int mail_turn(const compose_ctx *c, const store_game *g,
 		return -1;
 	story_move(s, g->seq, store_now(), &g->state, after, a);
 	letter_open(&l, c, g, seat, "turn", m);
-	subject(m, "Buffer Time: your turn (round %d, game with %s)",
-	        after->round, l.with);
+	subject(m, "Buffer Time: your turn (round %d, %s with %s)",
+	        after->round, l.noun, l.with);
 	put(&l.t, "It is your turn in the game with %s.\n\n%s:\n", l.crew,
 	    s->last < 0 ? "What happened since the game began"
 	                : "What happened since your last turn");
@@ -530,8 +532,8 @@ static int mail_move(const compose_ctx *c, const store_game *g,
 	if (story_read(c, s, 0))
 		return -1;
 	letter_open(&l, c, g, seat, "move", m);
-	subject(m, "Buffer Time: %s moved (round %d, game with %s)",
-	        list_name(g, a->seat, n), after->round, l.with);
+	subject(m, "Buffer Time: %s moved (round %d, %s with %s)",
+	        list_name(g, a->seat, n), after->round, l.noun, l.with);
 	put(&l.t, "A move in the game with %s:\n", l.crew);
 	put_moves(&l, s);
 	put_talk(&l, s, "since the move before");
@@ -550,8 +552,8 @@ static int mail_over(const compose_ctx *c, const store_game *g,
 
 	story_move(s, g->seq, store_now(), &g->state, after, a);
 	letter_open(&l, c, g, seat, "over", m);
-	subject(m, "Buffer Time: game %s (game with %s)",
-	        after->status == BT_WON ? "won" : "lost", l.with);
+	subject(m, "Buffer Time: game %s (%s with %s)",
+	        after->status == BT_WON ? "won" : "lost", l.noun, l.with);
 	put(&l.t, "The game with %s is over: %s.\n\nThe last move:\n", l.crew,
 	    result(after));
 	put_moves(&l, s);
@@ -606,11 +608,14 @@ int compose_seat(const compose_ctx *c, const store_game *g, int seat,
 	if (!c || !g || !reachable(g, seat))
 		return 0;
 	letter_open(&l, c, g, seat, "seat", out);
-	if (rematch_of)
-		subject(out, "Buffer Time: rematch with %s", l.with);
-	else
-		subject(out, "Buffer Time: your seat in a new game with %s",
-		        l.with);
+	if (rematch_of) {
+		/* the chain names the new game only once it is made */
+		compose_game_noun(c->st, g, rematch_of, l.noun, sizeof l.noun);
+		subject(out, "Buffer Time: %s with %s", l.noun, l.with);
+	} else {
+		subject(out, "Buffer Time: your seat in a new %s with %s",
+		        l.noun, l.with);
+	}
 	put(&l.t, "You have seat %d in a new game of Star Trek: Lower Decks - "
 	    "Buffer Time for %d players,\nwith %s.", seat, g->players, l.crew);
 	if (rematch_of)
@@ -643,8 +648,8 @@ int compose_reminder(void *ctx, const store_game *g, int nth,
 	if (!c || !seat || !reachable(g, seat))
 		return 0;
 	letter_open(&l, c, g, seat, "reminder", out);
-	subject(out, "Buffer Time: reminder, your turn (round %d, game with "
-	        "%s)", g->state.round, l.with);
+	subject(out, "Buffer Time: reminder, your turn (round %d, %s with "
+	        "%s)", g->state.round, l.noun, l.with);
 	put(&l.t, "It has been your turn for ");
 	put_wait(&l.t, store_now() - g->turn_since);
 	put(&l.t, " in the game with %s.\n", l.crew);
@@ -669,8 +674,8 @@ int compose_nudge(const compose_ctx *c, const store_game *g, int from_seat,
 		return 0;
 	letter_open(&l, c, g, seat, "nudge", out);
 	subject(out, "Buffer Time: %s asks you to take your turn (round %d, "
-	        "game with %s)", list_name(g, from_seat, short_name),
-	        g->state.round, l.with);
+	        "%s with %s)", list_name(g, from_seat, short_name),
+	        g->state.round, l.noun, l.with);
 	put(&l.t, "%s asks you to take your turn in the game with %s.\nIt "
 	    "has been your turn for ", describe_seat(g, from_seat, n,
 	    sizeof n), l.crew);
@@ -692,8 +697,8 @@ int compose_standin(void *ctx, const store_game *g, int seat,
 	if (!c || !g || !reachable(g, seat))
 		return 0;
 	letter_open(&l, c, g, seat, "standin", out);
-	subject(out, "Buffer Time: a bot plays your turns for now (game with "
-	        "%s)", l.with);
+	subject(out, "Buffer Time: a bot plays your turns for now (%s with "
+	        "%s)", l.noun, l.with);
 	put(&l.t, "It has been your turn for ");
 	put_wait(&l.t, store_now() - g->turn_since);
 	put(&l.t, " in the game with %s, so that the game goes on, a bot now "
@@ -714,8 +719,8 @@ static int digest_letter(const compose_ctx *c, const store_game *g, int seat,
 	if (s->moves == 0 && s->talks == 0)
 		return 0;
 	letter_open(&l, c, g, seat, "digest", out);
-	subject(out, "Buffer Time: daily digest (round %d, game with %s)",
-	        g->state.round, l.with);
+	subject(out, "Buffer Time: daily digest (round %d, %s with %s)",
+	        g->state.round, l.noun, l.with);
 	put(&l.t, "What happened in the game with %s %s:\n", l.crew,
 	    since ? "since your last digest" : "since it began");
 	if (s->moves)

@@ -32,6 +32,10 @@ enum {
 	COMPOSE_REPLY_DAYS = 30    /* a reply address works this long */
 };
 
+/* The line before a seat's link in every email: the menu of an email
+ * that asks the seat to move goes just before it (compose_menu.h). */
+#define COMPOSE_SEAT_LINK "\nYour seat's link (keep it to yourself"
+
 typedef struct compose_ctx {
 	store *st;                 /* history and table talk come from here */
 	const token_keys *keys;    /* seat links, feed and unsubscribe keys */
@@ -92,5 +96,17 @@ int compose_unsub_url(const compose_ctx *c, const char *game_id, int seat,
  * block_key_make of its store_address_key); 0, or -1. */
 int compose_block_url(const compose_ctx *c, const char *address, char *url,
                       size_t cap);
+
+/*
+ * What the game is among its crew's (store_crew), for subjects and
+ * lists: "game" (the first), "rematch" (the first "play again"),
+ * "rematch 2", ..., each with "practice " before it on a practice
+ * table.  rematch_of, if not NULL, is the game g is being made as a
+ * rematch of (the chain does not name g yet).  0, or -1 if the store
+ * could not say (buf then names it as a first game) or buf is short.
+ */
+enum { COMPOSE_NOUN_MAX = 40 };
+int compose_game_noun(store *st, const store_game *g, const char *rematch_of,
+                      char *buf, size_t cap);
 
 #endif

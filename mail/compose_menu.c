@@ -293,3 +293,75 @@ int compose_menu(const compose_ctx *c, const store_game *g,
 	free(p);
 	return 0;
 }
+
+int compose_reply_only(const compose_ctx *c, const store_game *g, int seat,
+                       int seq, store_mail *m)
+{
+	if (!c || !g || !m || !c->reply_local[0] || seat < 1 ||
+	    seat > g->players)
+		return 0;
+	if (reply_to(c, g, seat, seq, m->reply_to)) {
+		m->reply_to[0] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- for the mailer: the menu of an email queued without it ------------ */
+
+/* 1 if an email of this kind asks its seat to move (when it is its
+ * turn): the ones compose.c gives a menu. */
+static int asks_to_move(const char *kind)
+{
+	static const char *const kinds[] = { "seat", "turn", "reminder",
+	                                     "nudge" };
+
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (strcmp(kind, kinds[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Where compose.c put the seat's link in body (its menu goes before
+ * it), or NULL: the last one, as talk quoted above it may hold the
+ * same words. */
+static const char *seat_link_at(const char *body)
+{
+	const char *at = NULL;
+
+	for (const char *p = body; (p = strstr(p, COMPOSE_SEAT_LINK)); p++)
+		at = p;
+	return at;
+}
+
+int compose_menu_late(const compose_ctx *c, const store_game *g,
+                      store_outmail *o)
+{
+	const char *link;
+	store_mail *m;
+	int rc;
+
+	if (!c || !g || !o || !c->reply_local[0] || o->reply_to[0] ||
+	    !asks_to_move(o->kind) || strcmp(o->game, g->id) != 0 ||
+	    o->seat < 1 || o->seat > g->players ||
+	    g->state.status != BT_PLAYING || g->state.turn != o->seat ||
+	    !(link = seat_link_at(o->body)))
+		return 0;
+	if (!(m = calloc(1, sizeof *m)))
+		return -1;
+	m->seat = o->seat;
+	fmt(m->kind, sizeof m->kind, "%s", o->kind);
+	fmt(m->to, sizeof m->to, "%s", o->to);
+	fmt(m->subject, sizeof m->subject, "%s", o->subject);
+	fmt(m->body, sizeof m->body, "%s", o->body);
+	rc = compose_menu(c, g, &g->state, o->seat, g->seq,
+	                  g->sweep_card != BT_NO_CARD, m,
+	                  (size_t)(link - o->body));
+	if (rc == 0 && m->reply_to[0]) {
+		fmt(o->body, sizeof o->body, "%s", m->body);
+		fmt(o->reply_to, sizeof o->reply_to, "%s", m->reply_to);
+		rc = 1;
+	}
+	free(m);
+	return rc;
+}

@@ -87,18 +87,16 @@ static void put_menu(inbound_job *j)
 	put_menu_at(j, &j->g.state, j->g.seq, j->g.sweep_card != BT_NO_CARD);
 }
 
-/* "Done: you got to work: ...": the description names the seat, and
- * the answer is read by that seat. */
-static void put_done(inbound_job *j, const char *what)
+/* An answer that leaves the seat nothing to move keeps the thread all
+ * the same: its Reply-To (at seq) takes say: lines for the table. */
+static void put_say_address(inbound_job *j, int seq)
 {
-	char buf[64];
-	const char *me = name_of(j, j->tok.seat, buf, sizeof buf);
-	size_t n = strlen(me);
+	store_mail *m = &j->answer;
 
-	if (n > 0 && strncmp(what, me, n) == 0 && what[n] == ' ')
-		put(j, "Done: you%s.\n", what + n);
-	else
-		put(j, "Done: %s.\n", what);
+	if (compose_reply_only(j->c->compose, &j->g, j->tok.seat, seq, m) == 0
+	    && m->reply_to[0])
+		put(j, "\nYou can reply to this email with lines starting say: "
+		    "for the table.\n");
 }
 
 int answer_done(inbound_job *j, const bt_action *a)
@@ -111,10 +109,10 @@ int answer_done(inbound_job *j, const bt_action *a)
 		snprintf(j->why, sizeof j->why, "%s", gerr.why);
 		return -1;
 	}
-	describe_action(&j->g.state, &after, a, &j->g, j->tok.seat, what,
-	                sizeof what);
+	/* told to the mover: "you got to work", "into your hand" */
+	describe_own_action(&j->g.state, &after, a, &j->g, what, sizeof what);
 	begin(j);
-	put_done(j, what);
+	put(j, "Done: %s.\n", what);
 	if (after.status == BT_PLAYING && after.turn == j->tok.seat) {
 		put(j, "Next: you again.\n");
 		put_link(j);
@@ -124,6 +122,7 @@ int answer_done(inbound_job *j, const bt_action *a)
 	if (after.status == BT_PLAYING)
 		put(j, "Next: %s.\n", name_of(j, after.turn, name, sizeof name));
 	put_link(j);
+	put_say_address(j, j->g.seq + 1);
 	return 0;
 }
 
@@ -187,10 +186,14 @@ void answer_not_understood(inbound_job *j, int why)
 void answer_talk(inbound_job *j)
 {
 	begin(j);
+	if (j->reply.several[0])
+		put(j, "Your reply \"%s\" names more than one move, so nothing "
+		       "was done: reply with the number of just one.\n",
+		    j->reply.several);
 	if (j->reply.n_says)
 		put(j, "Your words are on the table (at most %d messages a "
 		       "minute).\n", STORE_CHAT_BURST);
-	else
+	else if (!j->reply.several[0])
 		put(j, "Your reply had no move in it. Nothing was done.\n");
 	put_menu(j);
 	put_link(j);
@@ -216,6 +219,8 @@ void answer_stale(inbound_job *j)
 	if (j->g.state.status == BT_PLAYING && j->g.state.turn == j->tok.seat &&
 	    j->g.sweep_card == BT_NO_CARD)
 		put_menu(j);
+	else
+		put_say_address(j, j->g.seq);
 }
 
 void answer_confirm(inbound_job *j)

@@ -72,29 +72,120 @@ static int read_order(const char *s, size_t n, int got[REPLY_ORDER_MAX],
 	return 1;
 }
 
-/* "2", "2.", "#2", "(2)", "2)": the number 1..99, or 0. */
-static int read_number(const char *s, size_t n)
+/* ---- a number, and the words after it ---------------------------------- */
+
+static int is_digit(char c)
 {
-	size_t i = 0;
-	int v = 0, digits = 0, paren = 0;
+	return c >= '0' && c <= '9';
+}
+
+static int is_alnum(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* Whether the word w (lowercase) is at s[i], case aside, and ends there
+ * (no letter or digit after it). */
+static int word_at(const char *s, size_t n, size_t i, const char *w)
+{
+	size_t k = strlen(w);
+
+	return i + k <= n && strncasecmp(s + i, w, k) == 0 &&
+	       (i + k == n || !is_alnum(s[i + k]));
+}
+
+/* The number at s[i] ("2", "2nd", "12"): its end, or i if there is none.
+ * Not one: more than 2 digits, a letter after it other than an ordinal's
+ * ("2x", "5pm"), a time or a decimal ("10:30", "2.5"), a digit before
+ * it. */
+static size_t number_at(const char *s, size_t n, size_t i, int *v)
+{
+	static const char *const ords[] = { "st", "nd", "rd", "th" };
+	size_t e = i;
+
+	if (i > 0 && is_alnum(s[i - 1]))
+		return i;
+	*v = 0;
+	while (e < n && is_digit(s[e]) && e - i < 3)
+		*v = *v * 10 + (s[e++] - '0');
+	if (e == i || e - i > 2 || (e < n && is_digit(s[e])))
+		return i;
+	for (size_t o = 0; o < sizeof ords / sizeof ords[0]; o++)
+		if (word_at(s, n, e, ords[o]))
+			return e + 2;
+	if (e < n && is_alnum(s[e]))
+		return i;
+	if (e + 1 < n && (s[e] == ':' || s[e] == '.') && is_digit(s[e + 1]))
+		return i;
+	if (i > 1 && (s[i - 1] == ':' || s[i - 1] == '.') && is_digit(s[i - 2]))
+		return i;
+	return e;
+}
+
+/* Words that, right after a number, make it a count of the game's
+ * things ("2 cards", "3 Officers"): then the line is words, for the
+ * menu to match, not a move number. */
+static int counts_things(const char *s, size_t n, size_t i)
+{
+	static const char *const things[] = { "card", "cards", "officer",
+		"officers", "effort", "leisure", "target", "shift", "side",
+		"sides", "ability", "abilities", "assignment", "assignments",
+		"project", "projects", "point", "points", NULL };
+
+	if (i >= n || !is_space(s[i]))
+		return 0;
+	while (i < n && is_space(s[i]))
+		i++;
+	for (const char *const *t = things; *t; t++)
+		if (word_at(s, n, i, *t))
+			return 1;
+	return 0;
+}
+
+/* The words a number may follow: "option 2", "number 3", "no. 2". */
+static size_t lead_word(const char *s, size_t n)
+{
+	static const char *const leads[] = { "option", "number", "move",
+		"choice", "no.", "nr.", "nr", NULL };
+
+	for (const char *const *w = leads; *w; w++) {
+		size_t k = strlen(*w), i = k;
+
+		if (n <= k || strncasecmp(s, *w, k) != 0 || (!is_space(s[k]) &&
+		    s[k] != '#' && s[k] != ':' && (*w)[k - 1] != '.'))
+			continue;
+		if (s[i] == ':')
+			i++;
+		while (i < n && is_space(s[i]))
+			i++;
+		return i;
+	}
+	return 0;
+}
+
+typedef enum { LINE_WORDS, LINE_NUMBER, LINE_NUMBERS } line_kind;
+
+/* Whether the line begins with a move number ("2", "2.", "#2", "(2)",
+ * "2nd", "option 2"), whatever words follow it ("2 please", "2, then
+ * I'll log"): LINE_NUMBER with the number in *v, or LINE_NUMBERS if
+ * another number follows ("1 or 2", "2-3"), or LINE_WORDS. */
+static line_kind read_number(const char *s, size_t n, int *v)
+{
+	size_t i = lead_word(s, n), e;
+	int paren = 0, other;
 
 	if (i < n && (s[i] == '#' || s[i] == '(')) {
 		paren = s[i] == '(';
 		i++;
 	}
-	while (i < n && isdigit((unsigned char)s[i]) && digits < 3) {
-		v = v * 10 + (s[i++] - '0');
-		digits++;
-	}
-	if (digits == 0)
-		return 0;
-	if (i < n && (s[i] == '.' || s[i] == ')'))
-		i++;
-	else if (paren)
-		return 0;
-	if (i != n || v < 1 || v > REPLY_NUMBER_MAX)
-		return 0;
-	return v;
+	e = number_at(s, n, i, v);
+	if (e == i || (paren && (e >= n || s[e] != ')')) ||
+	    counts_things(s, n, e))
+		return LINE_WORDS;
+	for (i = e; i < n; i++)
+		if (is_digit(s[i]) && number_at(s, n, i, &other) > i)
+			return LINE_NUMBERS;
+	return *v >= 1 && *v <= REPLY_NUMBER_MAX ? LINE_NUMBER : LINE_WORDS;
 }
 
 /* The move words: lowercased, spaces collapsed, punctuation trimmed at
@@ -122,11 +213,39 @@ static void read_words(const char *s, size_t n, char *dst, size_t cap)
 	utf8_cut_valid(dst);
 }
 
-static void read_line(const char *s, size_t n, inbound_reply *r, int *moved)
+/* The move line, once found; the first line ending in ':' before it. */
+typedef struct move_line {
+	int moved;
+	const char *intro;
+	size_t intro_n;
+} move_line;
+
+static int ends_in_colon(const char *s, size_t n)
+{
+	return (n >= 1 && s[n - 1] == ':') ||
+	       (n >= 3 && memcmp(s + n - 3, "\xef\xbc\x9a", 3) == 0);
+}
+
+/* The move of the line s of kind (number: a LINE_NUMBER's). */
+static void take_move(const char *s, size_t n, line_kind kind, int number,
+                      inbound_reply *r)
+{
+	if (kind == LINE_NUMBER)
+		r->move = number;
+	else if (kind == LINE_NUMBERS)
+		copy_cut(r->several, sizeof r->several, s, n);
+	else if (kind == LINE_WORDS)
+		read_words(s, n, r->words, sizeof r->words);
+}
+
+static void read_line(const char *s, size_t n, inbound_reply *r,
+                      move_line *mv)
 {
 	int got[REPLY_ORDER_MAX] = { 0, 0, 0 }, count = 0, order;
 	const char *said;
 	size_t len;
+	line_kind kind;
+	int number;
 
 	while (n > 0 && is_space(*s)) {
 		s++;
@@ -154,25 +273,34 @@ static void read_line(const char *s, size_t n, inbound_reply *r, int *moved)
 			r->order_bad = 1;
 		return;
 	}
-	if (*moved)
+	if (mv->moved)
 		return;
-	*moved = 1;
-	r->move = read_number(s, n);
-	if (r->move == 0)
-		read_words(s, n, r->words, sizeof r->words);
+	kind = read_number(s, n, &number);
+	/* "Here is my move:" introduces the move below it */
+	if (kind == LINE_WORDS && ends_in_colon(s, n)) {
+		if (mv->intro == NULL) {
+			mv->intro = s;
+			mv->intro_n = n;
+		}
+		return;
+	}
+	take_move(s, n, kind, number, r);
+	mv->moved = 1;
 }
 
 void inbound_read_reply(const char *written, inbound_reply *r)
 {
 	const char *p = written;
-	int moved = 0;
+	move_line mv = { 0, NULL, 0 };
 
 	memset(r, 0, sizeof *r);
 	while (p && *p) {
 		const char *e = strchr(p, '\n');
 		size_t n = e ? (size_t)(e - p) : strlen(p);
 
-		read_line(p, n, r, &moved);
+		read_line(p, n, r, &mv);
 		p = e ? e + 1 : NULL;
 	}
+	if (!mv.moved && mv.intro)
+		take_move(mv.intro, mv.intro_n, LINE_WORDS, 0, r);
 }

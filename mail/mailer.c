@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compose_menu.h"
 #include "courier.h"
 #include "mailer.h"
 #include "message.h"
@@ -76,22 +77,45 @@ void mailer_report(const mailer *m, const mailer_counts *c)
 	fflush(log_of(m));
 }
 
-/* The one-click unsubscribe URL of o's seat into url, or "" if o has
- * no seat or its game is gone: the email goes out without one. */
-static void unsub_url(mailer *m, const store_outmail *o, char *url,
-                      size_t cap)
+/* o's game into g: 1, or 0 if o has none or it is gone. */
+static int game_of(mailer *m, const store_outmail *o, store_game *g)
 {
-	static store_game g;   /* large: not on the stack */
 	store_error e;
 
+	return o->game[0] != '\0' &&
+	       store_load(m->st, o->game, g, &e) == STORE_OK;
+}
+
+/* The one-click unsubscribe URL of o's seat into url, or "" if o has
+ * no seat or its game is gone (g NULL): the email goes out without
+ * one. */
+static void unsub_url(mailer *m, const store_outmail *o, const store_game *g,
+                      char *url, size_t cap)
+{
 	url[0] = '\0';
-	if (o->seat < 1 || o->game[0] == '\0' ||
-	    store_load(m->st, o->game, &g, &e) != STORE_OK ||
-	    o->seat > g.players)
+	if (!g || o->seat < 1 || o->seat > g->players)
 		return;
 	if (compose_unsub_url(&m->compose, o->game, o->seat,
-	                      g.seats[o->seat - 1].token_gen, url, cap) != 0)
+	                      g->seats[o->seat - 1].token_gen, url, cap) != 0)
 		url[0] = '\0';
+}
+
+/* The email as it goes: o, or a copy with the menu and Reply-To if o
+ * asks its seat to move and was queued without them.  Whichever path
+ * composed it (a program without reply_address, a page that did not
+ * set it), the mailer's own setting decides (compose_menu_late); the
+ * token's day is the row's, so a retry sends the same message. */
+static const store_outmail *as_sent(mailer *m, const store_outmail *o,
+                                    const store_game *g)
+{
+	static store_outmail copy;
+	compose_ctx c = m->compose;
+
+	if (!g || !m->compose.reply_local[0] || o->reply_to[0])
+		return o;
+	c.now_day = o->created / 86400;
+	copy = *o;
+	return compose_menu_late(&c, g, &copy) == 1 ? &copy : o;
 }
 
 /* ---- marks -------------------------------------------------------------- */
@@ -157,12 +181,15 @@ static store_rc send_one(mailer *m, const store_outmail *o, int64_t now,
                          mailer_counts *c, store_error *err)
 {
 	static char msg[MSG_MAX];
+	static store_game g;   /* large: not on the stack */
 	char url[URL_BYTES], why[SEND_WHY_MAX];
 	msg_env env = { m->mail_from, url, now };
+	const store_game *game = game_of(m, o, &g) ? &g : NULL;
 	size_t len;
 
-	unsub_url(m, o, url, sizeof url);
-	msg_rc mr = msg_build(o, &env, msg, sizeof msg, &len);
+	unsub_url(m, o, game, url, sizeof url);
+	msg_rc mr = msg_build(as_sent(m, o, game), &env, msg, sizeof msg,
+	                      &len);
 	if (mr != MSG_OK) {
 		snprintf(why, sizeof why, "%s", msg_rc_text(mr));
 		return settle(m, o, SEND_ERROR, why, c, err);

@@ -4,7 +4,7 @@
 # folder) on loopback, driven with curl.
 #
 #   the form     a row ticked "Played by a bot" is a seat without a name
-#                or email ("Bot (bot)"); a bot row with an email is
+#                or email ("Bot"); a bot row with an email is
 #                refused with the reason, no game made.
 #   a game       Ann and a bot: the created page says the bot plays its
 #                seat; Ann moves on her table; within seconds the worker
@@ -81,7 +81,7 @@ check "the created page says the bot plays seat 2" \
 	grep -q 'Played by the bot' "$tmp/b"
 game=$(sql 'SELECT id FROM games')
 check "seat 2 is the search bot, named so" \
-	test "$(sql "SELECT bot || '|' || name FROM seats WHERE game = '$game' AND seat = 2")" = 'search|Bot (bot)'
+	test "$(sql "SELECT bot || '|' || name FROM seats WHERE game = '$game' AND seat = 2")" = 'search|Bot'
 link=$(grep -o "${base}g/$game?t=[A-Za-z0-9_-]*" "$tmp/b" | head -n 1)
 jar=("" "$tmp/jar1")
 req "${jar[1]}" GET "$link"
@@ -103,15 +103,15 @@ check "the bot's job is done" \
 found=''
 for _ in $(seq 300); do
 	found=$(grep -l "^To: .*ann@example.org" "$maildir"/*.eml 2>/dev/null |
-		xargs -r grep -l "Bot (bot)" 2>/dev/null | head -n 1)
+		xargs -r grep -lw "Bot" 2>/dev/null | head -n 1)
 	[ -n "$found" ] && break
 	sleep 0.2
 done
 check "Ann's email after the bot's move names the bot" test -n "$found"
 page 1 /history
-check "the history says the bot moved" grep -q 'Bot (bot)' "$tmp/b"
+check "the history says the bot moved" grep -qw 'Bot' "$tmp/b"
 page 1
-check "the table names the bot" grep -q 'Bot (bot)' "$tmp/b"
+check "the table names the bot" grep -qw 'Bot' "$tmp/b"
 
 # ---- a bot goes first -------------------------------------------------------------
 req "" POST "${base}new" "bot1=1&name2=Cy&first=1"

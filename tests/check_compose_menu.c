@@ -6,7 +6,9 @@
  * whose token reply_token_read accepts for the right game, seat and
  * seq.  Without reply_address nothing of it.  On a real SQLite file,
  * the game of tests/data/web-rigged.rec played through store_append.
- * Also the reply_address setting's checks.
+ * Also the reply_address setting's checks; the mailer's menu for an
+ * email queued without one; and the names that tell a crew's games
+ * apart in subjects (a rematch, a practice table).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include <sodium.h>
 
 #include "compose.h"
+#include "compose_menu.h"
 #include "../cgi/config.h"   /* not autoconf's config.h, found first */
 #include "fixture.h"
 #include "loop.h"
@@ -453,6 +456,161 @@ START_TEST(test_reply_address_checked)
 }
 END_TEST
 
+/* store_mail m as the outbox row id of game g would hold it. */
+static void as_row(const store_mail *m, const store_game *g, int64_t id,
+                   store_outmail *o)
+{
+	memset(o, 0, sizeof *o);
+	o->id = id;
+	o->seat = m->seat;
+	o->created = made_at;
+	snprintf(o->game, sizeof o->game, "%s", g->id);
+	snprintf(o->kind, sizeof o->kind, "%s", m->kind);
+	snprintf(o->to, sizeof o->to, "%s", m->to);
+	snprintf(o->subject, sizeof o->subject, "%s", m->subject);
+	snprintf(o->body, sizeof o->body, "%s", m->body);
+	snprintf(o->reply_to, sizeof o->reply_to, "%s", m->reply_to);
+}
+
+/* An email queued by a path whose replies were off (the web's new game
+ * and rematch were) gets its menu and Reply-To from the mailer
+ * (compose_menu_late), for the seat to move only, once. */
+START_TEST(test_the_mailer_adds_a_forgotten_menu)
+{
+	static store_mail m;
+	static store_outmail o;
+	compose_ctx off = { .st = st, .keys = &keys, .base_url = BASE };
+	char id[STORE_ID_LEN + 1];
+	store_game g;
+	const char *menu_at, *link_at;
+
+	game_new(id);
+	load(id, &g);
+	ck_assert_int_eq(compose_seat(&off, &g, g.state.turn, NULL, &m), 1);
+	ck_assert_str_eq(m.reply_to, "");
+	as_row(&m, &g, 11, &o);
+	ck_assert_int_eq(compose_menu_late(&off, &g, &o), 0);   /* still off */
+	ck_assert_str_eq(o.reply_to, "");
+	ck_assert_int_eq(compose_menu_late(&cc, &g, &o), 1);
+	assert_token(&o, &g, g.seq);
+	assert_menu(&o, &g);
+	assert_message(&o, &g, g.seq);
+	menu_at = strstr(o.body, "What you can do");
+	link_at = strstr(o.body, "Your seat's link");
+	ck_assert_ptr_nonnull(menu_at);
+	ck_assert_ptr_nonnull(link_at);
+	ck_assert_int_lt((int)(menu_at - o.body), (int)(link_at - o.body));
+	/* once: a row with a Reply-To is left as it is */
+	ck_assert_int_eq(compose_menu_late(&cc, &g, &o), 0);
+	ck_assert_ptr_null(strstr(strstr(o.body, "What you can do") + 1,
+	                          "What you can do"));
+	/* a seat not to move, and an email that asks nothing, get none */
+	int other = g.state.turn % g.players + 1;
+	ck_assert_int_eq(compose_seat(&off, &g, other, NULL, &m), 1);
+	as_row(&m, &g, 12, &o);
+	ck_assert_int_eq(compose_menu_late(&cc, &g, &o), 0);
+	ck_assert_str_eq(o.reply_to, "");
+	ck_assert_int_eq(compose_seat(&off, &g, g.state.turn, NULL, &m), 1);
+	as_row(&m, &g, 13, &o);
+	snprintf(o.kind, sizeof o.kind, "digest");
+	ck_assert_int_eq(compose_menu_late(&cc, &g, &o), 0);
+	ck_assert_str_eq(o.reply_to, "");
+}
+END_TEST
+
+/* A game of two, played to its end with its first legal moves. */
+static void play_out(const char *id)
+{
+	static bt_action legal[BT_MAX_LEGAL];
+	store_error err;
+	store_game g;
+
+	for (int moves = 0;; moves++) {
+		load(id, &g);
+		if (g.state.status != BT_PLAYING)
+			return;
+		int n = bt_legal(&g.state, legal, BT_MAX_LEGAL);
+		ck_assert_int_lt(moves, 3000);
+		ck_assert_int_gt(n, 0);
+		ck_assert_int_eq(store_append(st, id, g.seq, &legal[moves % n],
+		                              NULL, NULL, NULL, &err), STORE_OK);
+	}
+}
+
+/* Plays game id out and makes its rematch, again. */
+static void rematch_of(const char *id, char again[STORE_ID_LEN + 1])
+{
+	store_error err;
+	int made = 0;
+
+	play_out(id);
+	ck_assert_int_eq(store_rematch(st, id, NULL, NULL, again, &made, &err),
+	                 STORE_OK);
+	ck_assert_int_eq(made, 1);
+}
+
+/* The subject of seat 1's "your seat" email in game id (a rematch of
+ * of, or NULL) and of its reminder, into seat_s and remind_s. */
+static void subjects(const char *id, const char *of, char *seat_s,
+                     char *remind_s)
+{
+	static store_mail m;
+	store_game g;
+
+	load(id, &g);
+	ck_assert_int_eq(compose_seat(&cc, &g, 1, of, &m), 1);
+	snprintf(seat_s, 200, "%s", m.subject);
+	fixture_clock(g.turn_since + 3 * 86400);
+	ck_assert_msg(compose_reminder(&cc, &g, 1, &m) == 1, "%s: turn %d "
+	              "status %d notify %d", seat_s, g.state.turn,
+	              g.state.status, g.seats[g.state.turn - 1].notify);
+	snprintf(remind_s, 200, "%s", m.subject);
+	fixture_clock(T0);
+}
+
+#define ASSERT_PREFIX(s, want) \
+	ck_assert_msg(strncmp((s), (want), strlen(want)) == 0, "%s", (s))
+
+/* A game, its rematch, the rematch's rematch and a practice table of the
+ * same crew have subjects of their own. */
+START_TEST(test_a_crew_s_games_are_named)
+{
+	static char seat_s[4][200], remind_s[4][200];
+	store_new_game ng = { .players = 2, .first = 1, .seed = "5" };
+	char id[4][STORE_ID_LEN + 1];
+	store_error err;
+
+	ng.names[0] = "Ann";
+	ng.names[1] = "Ben";
+	ng.emails[0] = EMAILS[0];
+	ng.emails[1] = EMAILS[1];
+	ck_assert_int_eq(store_create(st, &ng, id[0], &err), STORE_OK);
+	subjects(id[0], NULL, seat_s[0], remind_s[0]);
+	ck_assert_str_eq(seat_s[0], "Buffer Time: your seat in a new game "
+	                 "with Ben");
+	ASSERT_PREFIX(remind_s[0], "Buffer Time: reminder, your turn "
+	                 "(round 1, game with ");
+	/* each rematch's seat email is written before the chain names it */
+	rematch_of(id[0], id[1]);
+	subjects(id[1], id[0], seat_s[1], remind_s[1]);
+	ck_assert_str_eq(seat_s[1], "Buffer Time: rematch with Ben");
+	ASSERT_PREFIX(remind_s[1], "Buffer Time: reminder, your turn "
+	                 "(round 1, rematch with ");
+	rematch_of(id[1], id[2]);
+	subjects(id[2], id[1], seat_s[2], remind_s[2]);
+	ck_assert_str_eq(seat_s[2], "Buffer Time: rematch 2 with Ben");
+	ASSERT_PREFIX(remind_s[2], "Buffer Time: reminder, your turn "
+	                 "(round 1, rematch 2 with ");
+	ng.practice = 1;
+	ck_assert_int_eq(store_create(st, &ng, id[3], &err), STORE_OK);
+	subjects(id[3], NULL, seat_s[3], remind_s[3]);
+	ck_assert_str_eq(seat_s[3], "Buffer Time: your seat in a new practice "
+	                 "game with Ben");
+	ASSERT_PREFIX(remind_s[3], "Buffer Time: reminder, your turn "
+	                 "(round 1, practice game with ");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("compose_menu");
@@ -466,6 +624,8 @@ int main(void)
 	tcase_add_test(tc, test_off_without_reply_address);
 	tcase_add_test(tc, test_reminder_and_nudge);
 	tcase_add_test(tc, test_reply_address_checked);
+	tcase_add_test(tc, test_the_mailer_adds_a_forgotten_menu);
+	tcase_add_test(tc, test_a_crew_s_games_are_named);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

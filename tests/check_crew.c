@@ -3,7 +3,8 @@
  * file: a game alone is a crew of one; three games chained by "play
  * again", each played to its end by the greedy crew, come back oldest
  * first from any of their ids, with their results; the cap holds; a
- * cycle made by hand in the rematch column ends; bot moves are told.
+ * cycle made by hand in the rematch column ends; bot moves are told; a
+ * game's place in its chain is counted.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -241,6 +242,38 @@ START_TEST(test_crew_bot_moves_and_hints_are_told)
 }
 END_TEST
 
+/* store_crew_place: how many games came before, from the chain alone
+ * (what names a rematch "rematch 2"); a cycle ends. */
+START_TEST(test_crew_place_counts_the_games_before)
+{
+	char ids[3][STORE_ID_LEN + 1], sql[256];
+	store_error err;
+	bt_game end;
+	int before = -1;
+
+	create("42", 0, ids[0]);
+	for (int i = 1; i < 3; i++) {
+		play_out(ids[i - 1], &end);
+		fixture_clock(T0 + 10 * i);
+		rematch(ids[i - 1], ids[i]);
+	}
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_eq(store_crew_place(st, ids[i], &before, &err),
+		                 STORE_OK);
+		ck_assert_int_eq(before, i);
+	}
+	ck_assert_int_eq(store_crew_place(st, "nosuchgamenosuchgame00",
+	                                  &before, &err), STORE_OK);
+	ck_assert_int_eq(before, 0);
+	snprintf(sql, sizeof sql, "UPDATE games SET rematch = '%s' WHERE id ="
+	         " '%s' RETURNING 1", ids[0], ids[2]);
+	ck_assert_int_eq(fixture_sql_value(path, sql), 1);
+	ck_assert_int_eq(store_crew_place(st, ids[1], &before, &err),
+	                 STORE_OK);
+	ck_assert_int_eq(before, 2);
+}
+END_TEST
+
 static Suite *crew_suite(void)
 {
 	Suite *s = suite_create("crew");
@@ -253,6 +286,7 @@ static Suite *crew_suite(void)
 	tcase_add_test(tc, test_crew_the_cap_is_kept);
 	tcase_add_test(tc, test_crew_a_cycle_in_the_data_ends);
 	tcase_add_test(tc, test_crew_bot_moves_and_hints_are_told);
+	tcase_add_test(tc, test_crew_place_counts_the_games_before);
 	suite_add_tcase(s, tc);
 	return s;
 }

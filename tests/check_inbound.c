@@ -2,7 +2,9 @@
  * check_inbound.c - received email (mail/inbound_*.h): every reply of
  * the corpus tests/data/inbound/NAME.eml, as mail programs write them,
  * against its NAME.expect (a file without one fails); the quote cutter
- * and the command reader on tables of texts; and the bounds (too big,
+ * on tables of texts and on every quote header of
+ * tests/data/attributions.txt; the command reader on tables of texts
+ * (numbers with words after them too); and the bounds (too big,
  * nested too deep, invalid UTF-8 in a part said to be UTF-8, no body,
  * too many recipients), with every string that comes out valid UTF-8.
  *
@@ -38,6 +40,11 @@ enum { FILES_MAX = 64, NAME_MAX_ = 128, FILE_MAX = 2 * 1024 * 1024 };
 static char corpus_dir[1024];
 static char names[FILES_MAX][NAME_MAX_];
 static int n_names;
+
+enum { HEADERS_MAX = 64, HEADER_MAX = 600 };
+
+static char headers[HEADERS_MAX][HEADER_MAX];
+static int n_headers;
 
 static int valid_utf8(const char *s, size_t cap)
 {
@@ -118,6 +125,45 @@ static void find_corpus(void)
 	}
 	closedir(d);
 	qsort(names, (size_t)n_names, NAME_MAX_, cmp_names);
+}
+
+/* tests/data/attributions.txt: a header a line, or two lines when the
+ * first ends in '\\'. */
+static void read_headers(void)
+{
+	char path[1200];
+	size_t len;
+	char *text, *line, *next;
+	int more = 0;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/../attributions.txt", corpus_dir);
+	f = fopen(path, "rb");      /* no ck_assert outside a test */
+	text = f ? malloc(FILE_MAX + 1) : NULL;
+	if (text == NULL) {
+		if (f)
+			fclose(f);
+		return;
+	}
+	len = fread(text, 1, FILE_MAX, f);
+	text[len] = '\0';
+	fclose(f);
+	for (line = text; *line && n_headers < HEADERS_MAX; line = next) {
+		char *h = headers[more ? n_headers - 1 : n_headers];
+		size_t n;
+
+		next = strchr(line, '\n');
+		next = next ? next + 1 : line + strlen(line);
+		n = (size_t)(next - line) - (next[-1] == '\n');
+		if (!more && (n == 0 || *line == '#'))
+			continue;
+		if (!more)
+			n_headers++;
+		more = n > 0 && line[n - 1] == '\\';
+		snprintf(h + strlen(h), HEADER_MAX - strlen(h), "%.*s%s",
+		         (int)(n - (size_t)more), line, more ? "\n" : "");
+	}
+	free(text);
 }
 
 typedef struct {
@@ -308,6 +354,19 @@ static const struct {
 	{ "\n\n\n  1  \n\n\n\nsay: hi   \n\n\n", "1\n\nsay: hi" },
 	/* a line that merely starts like a header is kept */
 	{ "On it: 2\nFrom: me\n", "On it: 2\nFrom: me" },
+	/* a line ending in ':' is a quote header only above quoted lines,
+	 * and only with a name, an address or a date; say: lines are the
+	 * player's; a header's wrap does not take the player's line above */
+	{ "say: my plan:\n\nwork first\n", "say: my plan:\n\nwork first" },
+	{ "Here is my move:\n2\n", "Here is my move:\n2" },
+	{ "2\nAnn <ann@example.org>:\nhi\n", "2\nAnn <ann@example.org>:\nhi" },
+	{ "wrote:\n> x\n2\n", "wrote:\n2" },
+	{ "say: at 10:30, Ann <ann@example.org> wrote:\n> x\n2\n",
+	  "say: at 10:30, Ann <ann@example.org> wrote:\n2" },
+	{ "I can play at 10:30\nAnn <ann@example.org> wrote:\n> x\n",
+	  "I can play at 10:30" },
+	{ "On second thought, 3\nAnn <ann@example.org> wrote:\n> x\n",
+	  "On second thought, 3" },
 	{ "", "" },
 	{ "> all quoted\n> nothing else", "" },
 };
@@ -338,6 +397,33 @@ START_TEST(test_cut_bounds)
 		ck_assert_uint_le(inbound_written(big, out, sizeof out), sizeof big);
 		ck_assert(strlen(out) > 1000);
 	}
+}
+END_TEST
+
+/* Each quote header of tests/data/attributions.txt above quoted lines,
+ * below the move or above it: the move alone is left. */
+START_TEST(test_attribution)
+{
+	static char in[3][2048], out[2048];
+	static const char *const want[3] = { "2 please", "2 please", "3" };
+	const char *h = headers[_i];
+
+	snprintf(in[0], sizeof in[0], "2 please\n%s\n> It is your turn.\n"
+	         "> 1. Get to work\n", h);
+	snprintf(in[1], sizeof in[1], "2 please\n\n%s\n\n> Your turn.\n", h);
+	snprintf(in[2], sizeof in[2], "%s\n> It is your turn.\n>\n"
+	         "> 1. Get to work\n\n3\n\n-- \nAnn\n", h);
+	for (int f = 0; f < 3; f++) {
+		inbound_written(in[f], out, sizeof out);
+		ck_assert_msg(strcmp(out, want[f]) == 0, "under '%s': '%s', "
+		              "expected '%s'", h, out, want[f]);
+	}
+}
+END_TEST
+
+START_TEST(test_attributions_present)
+{
+	ck_assert_msg(n_headers >= 20, "only %d quote headers", n_headers);
 }
 END_TEST
 
@@ -394,6 +480,49 @@ START_TEST(test_commands)
 	if (cmds[_i].say0)
 		ck_assert_str_eq(r.says[0], cmds[_i].say0);
 	ck_assert_int_eq(r.order_bad, cmds[_i].bad);
+}
+END_TEST
+
+/* A number with words after it is the number; unless the words count
+ * the game's things, or the line names another number. */
+static const struct {
+	const char *in;
+	int move;
+	const char *words;
+	int several;
+} leads[] = {
+	{ "2 \xe2\x80\x94 let's go", 2, "", 0 }, { "3 please", 3, "", 0 },
+	{ "2, then I'll log", 2, "", 0 }, { "2. sounds good", 2, "", 0 },
+	{ "#2 go", 2, "", 0 }, { "(2) ok", 2, "", 0 }, { "2!", 2, "", 0 },
+	{ "2: work it is", 2, "", 0 }, { "2nd", 2, "", 0 },
+	{ "3rd one, please", 3, "", 0 }, { "Option 2", 2, "", 0 },
+	{ "number #3 please", 3, "", 0 }, { "No.2", 2, "", 0 },
+	{ "2 \xe2\x80\x94 see you at 10:30", 2, "", 0 },
+	{ "2\nsay: 3 is too risky", 2, "", 0 },
+	{ "2 cards", 0, "2 cards", 0 }, { "3 Officers", 0, "3 officers", 0 },
+	{ "100 please", 0, "100 please", 0 }, { "0, go", 0, "0, go", 0 },
+	{ "2x", 0, "2x", 0 }, { "2.5", 0, "2.5", 0 }, { "10:30", 0, "10:30", 0 },
+	{ "1234 go", 0, "1234 go", 0 }, { "1 or 2", 0, "", 1 },
+	{ "2-3", 0, "", 1 }, { "2\xe2\x80\x93" "3", 0, "", 1 },
+	{ "2/3", 0, "", 1 }, { "2, 3", 0, "", 1 }, { "2 and then 3", 0, "", 1 },
+	{ "2nd or 3rd", 0, "", 1 }, { "2 (not 3)", 0, "", 1 },
+	/* a line ending in ':' introduces the move below it */
+	{ "Here is my move:\n2", 2, "", 0 }, { "Plan:", 0, "plan", 0 },
+	{ "My move:\nget to work\nsay: hi", 0, "get to work", 0 },
+	{ "2:\nsounds good", 2, "", 0 }, { "say: my plan:\nwork", 0, "work", 0 },
+	/* the commands keep their meaning */
+	{ "order 3 1 2\n2 please", 2, "", 0 }, { "say: 2 please", 0, "", 0 },
+};
+
+START_TEST(test_lead_numbers)
+{
+	inbound_reply r;
+
+	inbound_read_reply(leads[_i].in, &r);
+	ck_assert_msg(r.move == leads[_i].move, "'%s': move %d, expected %d",
+	              leads[_i].in, r.move, leads[_i].move);
+	ck_assert_str_eq(r.words, leads[_i].words);
+	ck_assert_str_eq(r.several, leads[_i].several ? leads[_i].in : "");
 }
 END_TEST
 
@@ -716,9 +845,12 @@ static Suite *inbound_suite(void)
 	tc = tcase_create("cut");
 	tcase_add_loop_test(tc, test_cut, 0, N(cuts));
 	tcase_add_test(tc, test_cut_bounds);
+	tcase_add_test(tc, test_attributions_present);
+	tcase_add_loop_test(tc, test_attribution, 0, n_headers);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("commands");
 	tcase_add_loop_test(tc, test_commands, 0, N(cmds));
+	tcase_add_loop_test(tc, test_lead_numbers, 0, N(leads));
 	tcase_add_test(tc, test_command_bounds);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("parse");
@@ -741,6 +873,7 @@ int main(void)
 	int failed;
 
 	find_corpus();
+	read_headers();
 	sr = srunner_create(inbound_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);

@@ -1,7 +1,9 @@
 /*
  * check_inbound_act.c - replies acted on (mail/inbound_act.c), on a real
- * SQLite file: a move by its number or its words, a Sensor Sweep's look
- * and order, table talk; the same email twice does its work once; a
+ * SQLite file: a move by its number (with words after it, below a quote
+ * header of any shape) or its words, a reply naming two numbers asked
+ * again, a Sensor Sweep's look and order, a Scale Back answered in the
+ * second person, table talk; the same email twice does its work once; a
  * reply to an old email, from another address, to a forged or missing
  * token, and automatic mail do nothing, and each answer goes to the
  * seat's own address, a bounded number of times a day.
@@ -18,6 +20,7 @@
 #include "fixture.h"
 #include "inbound_act.h"
 #include "menu.h"
+#include "record.h"
 #include "reply.h"
 #include "store.h"
 
@@ -182,6 +185,26 @@ START_TEST(test_words_move)
 }
 END_TEST
 
+/* "1, then I'll log" under mutt's quote header is move 1; "1 or 2" is
+ * no move, and the answer says why. */
+START_TEST(test_number_as_people_write_it)
+{
+	char tok[REPLY_TOKEN_SIZE];
+	int seq = load()->seq;
+
+	token_for(1, seq, tok);
+	ck_assert_int_eq(deliver(emails[0], tok, "n1@x", "", "1 or 2"), 0);
+	ck_assert_int_eq(load()->seq, seq);
+	ck_assert_int_eq(answers_to(emails[0], "names more than one move"), 1);
+	ck_assert_int_eq(deliver(emails[0], tok, "n2@x", "",
+	                         "* Buffer Time <play@bt.example> "
+	                         "[2026-12-01 10:00]:\n> It is your turn.\n"
+	                         "> 1. Get to work\n\n1, then I'll log"), 0);
+	ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
+	ck_assert_int_eq(answers_to(emails[0], "Done: you got to work"), 1);
+}
+END_TEST
+
 START_TEST(test_old_email_applies_nothing)
 {
 	char old[REPLY_TOKEN_SIZE], tok[REPLY_TOKEN_SIZE];
@@ -331,9 +354,66 @@ START_TEST(test_sweep_by_mail)
 			ck_assert_int_eq(deliver(emails[seat - 1], tok, "o@x",
 			                         "", "order 3 2 1"), 0);
 			ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
+			/* the answer speaks to the sweeper */
+			ck_assert_int_eq(answers_to(emails[seat - 1],
+			                            "of your choosing"), 1);
+			ck_assert_int_eq(answers_to(emails[seat - 1],
+			                            "their choosing"), 0);
 		}
 	}
 	ck_assert_int_ge(found, 0);
+}
+END_TEST
+
+/* Round 1 of tests/data/web-rigged.rec up to its Scale Back: seat 3
+ * (Cy) holds it, with P03 in play. */
+static const char SCALE_BACK_REC[] =
+	"buffertime 1\nplayers 3\nfirst 1\nseed b00001\n"
+	"name 1 Ann\nname 2 Ben\nname 3 Cy\n"
+	"stack assignment A01 A02 A03 A04 A05 A06\n"
+	"stack ability X13 X19 X07 X04 X15 X17 X01 X11 X09\n"
+	"stack side P01 P02 P03 P04 P05 P06 P07 P08\n"
+	"stack shift S17 S18 S23 S01 S24 S25\n"
+	"1 special X13 S01 S23 S18\n2 special X07\n3 side P05\n1 work\n"
+	"2 special X04 S23\n3 special X15\n1 special X19 P01 3\n"
+	"2 side P03\n";
+
+/* The answer to a Scale Back speaks to its player: "Done: you played
+ * Scale Back: took ... back into your hand", not "their hand". */
+START_TEST(test_scale_back_answer_says_your_hand)
+{
+	const char *names[3] = { "Ann", "Ben", "Cy" };
+	const char *to[BT_MAX_PLAYERS] = { emails[0], emails[1], emails[2] };
+	static bt_replay r;
+	static menu m;
+	store_error err;
+	bt_error gerr;
+	char tok[REPLY_TOKEN_SIZE], num[16];
+	store_game *g;
+	int pick = -1, seq;
+
+	bt_replay_init(&r);
+	ck_assert_msg(bt_replay_text(&r, SCALE_BACK_REC, strlen(SCALE_BACK_REC),
+	                             &gerr) == 0, "%s", gerr.why);
+	ck_assert_msg(store_import(st, &r.rec, to, game, &err) == STORE_OK,
+	              "%s", err.why);
+	g = load();
+	ck_assert_int_eq(g->state.turn, 3);
+	ck_assert_int_gt(menu_build(&g->state, 3, names, &m), 0);
+	for (int i = 0; i < m.n; i++)
+		if (m.item[i].a.verb == BT_SPECIAL &&
+		    bt_card_get(m.item[i].a.card)->kind == BT_SCALE_BACK)
+			pick = i;
+	ck_assert_int_ge(pick, 0);
+	seq = g->seq;
+	token_for(3, seq, tok);
+	snprintf(num, sizeof num, "%d", pick + 1);
+	ck_assert_int_eq(deliver(emails[2], tok, "sb@x", "", num), 0);
+	ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
+	ck_assert_int_eq(answers_to(emails[2], "Done: you played Scale Back: "
+	                            "took "), 1);
+	ck_assert_int_eq(answers_to(emails[2], "back into your hand."), 1);
+	ck_assert_int_eq(answers_to(emails[2], "their hand"), 0);
 }
 END_TEST
 
@@ -376,6 +456,52 @@ START_TEST(test_answers_to_an_address_are_capped)
 }
 END_TEST
 
+/* The answers that leave the seat nothing to move (a "Done:" that
+ * hands the turn on, "That game is over") still carry a Reply-To, so
+ * say: lines work from the newest email of the thread. */
+START_TEST(test_answers_keep_the_thread)
+{
+	static bt_action legal[BT_MAX_LEGAL];
+	char tok[REPLY_TOKEN_SIZE];
+	store_error err;
+	int seq = load()->seq;
+
+	token_for(1, seq, tok);
+	ck_assert_int_eq(deliver(emails[0], tok, "k1@x", "", "1"), 0);
+	ck_assert_int_ne(load()->state.turn, 1);
+	ck_assert_int_eq(answers_to(emails[0], "Done: you "), 1);
+	ck_assert_int_eq(answers_to(emails[0], "lines starting say:"), 1);
+	answer_token(tok);
+	ck_assert_int_eq(deliver(emails[0], tok, "k2@x", "", "say: over to "
+	                         "you"), 0);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM chat WHERE seat = 1"),
+	                 1);
+	/* that answer ("it is Ben's turn now") keeps it too */
+	ck_assert_int_eq(answers_to(emails[0], "lines starting say:"), 2);
+	/* the game played to its end; a reply to it is told so, and may
+	 * still talk */
+	for (int moves = 0; load()->state.status == BT_PLAYING; moves++) {
+		store_game *g = load();
+		int n = bt_legal(&g->state, legal, BT_MAX_LEGAL);
+		ck_assert_int_lt(moves, 3000);
+		ck_assert_int_gt(n, 0);
+		ck_assert_msg(store_append(st, game, g->seq, &legal[moves % n],
+		              NULL, NULL, NULL, &err) == STORE_OK, "%s",
+		              err.why);
+	}
+	answer_token(tok);
+	ck_assert_int_eq(deliver(emails[0], tok, "k3@x", "", "1\nsay: gg"),
+	                 0);
+	ck_assert_int_eq(answers_to(emails[0], "That game is over"), 1);
+	ck_assert_int_eq(answers_to(emails[0], "lines starting say:"), 3);
+	answer_token(tok);
+	ck_assert_int_eq(deliver(emails[0], tok, "k4@x", "", "say: again?"),
+	                 0);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM chat WHERE seat = 1"),
+	                 3);
+}
+END_TEST
+
 static Suite *inbound_act_suite(void)
 {
 	Suite *s = suite_create("inbound_act");
@@ -385,6 +511,7 @@ static Suite *inbound_act_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_a_number_moves_once);
 	tcase_add_test(tc, test_words_move);
+	tcase_add_test(tc, test_number_as_people_write_it);
 	tcase_add_test(tc, test_old_email_applies_nothing);
 	tcase_add_test(tc, test_forged_and_missing_tokens_are_not_ours);
 	tcase_add_test(tc, test_another_sender_is_asked_to_confirm);
@@ -392,7 +519,9 @@ static Suite *inbound_act_suite(void)
 	tcase_add_test(tc, test_say_lines_go_to_the_table);
 	tcase_add_test(tc, test_token_in_references);
 	tcase_add_test(tc, test_sweep_by_mail);
+	tcase_add_test(tc, test_scale_back_answer_says_your_hand);
 	tcase_add_test(tc, test_answers_to_an_address_are_capped);
+	tcase_add_test(tc, test_answers_keep_the_thread);
 	suite_add_tcase(s, tc);
 	return s;
 }

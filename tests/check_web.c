@@ -1,14 +1,16 @@
 /*
  * check_web.c - the web building blocks: the output buffer and its
  * escaping, templates (golden files in tests/data/templates), the form and
- * cookie decoders, seat tokens and CSRF tokens; plus seeded fuzz loops for
- * every parser (run them under --enable-sanitizers).
+ * cookie decoders, seat tokens and CSRF tokens, a game made once per
+ * new-game form; plus seeded fuzz loops for every parser (run them under
+ * --enable-sanitizers).
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <check.h>
@@ -1449,6 +1451,145 @@ START_TEST(test_token_fuzz)
 }
 END_TEST
 
+/* ---- a game once per new-game form (store_create_once) ---------------- */
+
+static int once_mails;
+
+/* A "your seat" email for every seat with an address, counted. */
+static int once_mail(void *ctx, const store_game *g, int seat, store_mail *m)
+{
+	(void)ctx;
+	if (!g->seats[seat - 1].email[0])
+		return 0;
+	once_mails++;
+	memset(m, 0, sizeof *m);
+	m->seat = seat;
+	snprintf(m->kind, sizeof m->kind, "seat");
+	snprintf(m->to, sizeof m->to, "%s", g->seats[seat - 1].email);
+	snprintf(m->subject, sizeof m->subject, "Your seat");
+	snprintf(m->body, sizeof m->body, "Your seat.");
+	return 1;
+}
+
+static store_new_game once_game(void)
+{
+	store_new_game ng = { .players = 2, .first = 1,
+	                      .names = { "Ann", "Bob" },
+	                      .emails = { "ann@example.org", "" },
+	                      .client = "203.0.113.7",
+	                      .mail_fn = once_mail };
+	return ng;
+}
+
+/* The same key twice, on two connections: one game, one email, one
+ * game counted against a limit of one an hour (the second would be
+ * refused if it counted); only the key's hash is stored. */
+START_TEST(test_create_once)
+{
+	char dir[FIXTURE_PATH_MAX], path[FIXTURE_PATH_MAX];
+	char id1[STORE_ID_LEN + 1], id2[STORE_ID_LEN + 1], id3[STORE_ID_LEN + 1];
+	store_limits lim = { .games_per_hour = 1, .seat_mails_per_day = 10 };
+	store_new_game ng = once_game();
+	store_error err;
+	int made;
+
+	fixture_scratch("once", dir, path);
+	store *a = fixture_open(path), *b = fixture_open(path);
+	store_set_limits(a, &lim);
+	store_set_limits(b, &lim);
+	ck_assert_int_eq(store_creation_get(a, "k1k1k1k1k1k1k1k1k1k1k1", id1,
+	                                    &err), STORE_NOT_FOUND);
+	ck_assert_int_eq(store_create_once(a, &ng, "k1k1k1k1k1k1k1k1k1k1k1",
+	                                   id1, &made, &err), STORE_OK);
+	ck_assert_int_eq(made, 1);
+	ck_assert_int_eq(store_create_once(b, &ng, "k1k1k1k1k1k1k1k1k1k1k1",
+	                                   id2, &made, &err), STORE_OK);
+	ck_assert_int_eq(made, 0);
+	ck_assert_str_eq(id1, id2);
+	ck_assert_int_eq(store_creation_get(b, "k1k1k1k1k1k1k1k1k1k1k1", id3,
+	                                    &err), STORE_OK);
+	ck_assert_str_eq(id1, id3);
+	ck_assert_int_eq(once_mails, 1);
+	ck_assert_int_eq(fixture_sql_value(path, "SELECT count(*) FROM games"), 1);
+	ck_assert_int_eq(fixture_sql_value(path, "SELECT count(*) FROM outbox"), 1);
+	ck_assert_int_eq(fixture_sql_value(path, "SELECT count(*) FROM "
+	                 "limit_events WHERE kind = 'game'"), 1);
+	ck_assert_int_eq(fixture_sql_value(path, "SELECT count(*) FROM creations"
+	                 " WHERE length(once) = 32 AND CAST(once AS TEXT) <>"
+	                 " 'k1k1k1k1k1k1k1k1k1k1k1'"), 1);
+	/* another key from that client: a new game, refused by the limit */
+	ck_assert_int_eq(store_create_once(a, &ng, "k2k2k2k2k2k2k2k2k2k2k2",
+	                                   id2, &made, &err), STORE_LIMITED);
+	ck_assert_int_eq(made, 0);
+	ck_assert_int_eq(store_creation_get(a, "k2k2k2k2k2k2k2k2k2k2k2", id3,
+	                                    &err), STORE_NOT_FOUND);
+	/* a key that is no key */
+	ck_assert_int_eq(store_create_once(a, &ng, "", id2, &made, &err),
+	                 STORE_INVALID);
+	ck_assert_int_eq(fixture_sql_value(path, "SELECT count(*) FROM games"), 1);
+	store_close(a);
+	store_close(b);
+	fixture_remove(dir);
+}
+END_TEST
+
+/* Four processes send one form at the same instant (a double press that
+ * reaches two workers): one game, and all four are led to it. */
+START_TEST(test_create_once_race)
+{
+	enum { KIDS = 4 };
+	char dir[FIXTURE_PATH_MAX], path[FIXTURE_PATH_MAX];
+	int fds[KIDS][2];
+	pid_t pid[KIDS];
+	store_new_game ng = once_game();
+	char first[STORE_ID_LEN + 1] = "";
+	int made_total = 0;
+
+	ng.client = NULL;
+	fixture_scratch("race", dir, path);
+	store_close(fixture_open(path));   /* migrated once, before */
+	for (int k = 0; k < KIDS; k++) {
+		ck_assert_int_eq(pipe(fds[k]), 0);
+		pid[k] = fork();
+		ck_assert_int_ge(pid[k], 0);
+		if (pid[k] == 0) {
+			char id[STORE_ID_LEN + 2] = "";
+			store_error err;
+			int made = 0;
+			store *s = fixture_open(path);
+			store_set_busy_timeout(s, 120000);
+			if (store_create_once(s, &ng, "racerace-racerace-race",
+			                      id, &made, &err) != STORE_OK)
+				_exit(2);
+			id[STORE_ID_LEN] = made ? '1' : '0';
+			if (write(fds[k][1], id, STORE_ID_LEN + 1) !=
+			    STORE_ID_LEN + 1)
+				_exit(3);
+			store_close(s);
+			_exit(0);
+		}
+		close(fds[k][1]);
+	}
+	for (int k = 0; k < KIDS; k++) {
+		char got[STORE_ID_LEN + 2] = "";
+		int status;
+		ck_assert_int_eq(read(fds[k][0], got, STORE_ID_LEN + 1),
+		                 STORE_ID_LEN + 1);
+		close(fds[k][0]);
+		ck_assert_int_eq(waitpid(pid[k], &status, 0), pid[k]);
+		ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		made_total += got[STORE_ID_LEN] == '1';
+		got[STORE_ID_LEN] = '\0';
+		if (!first[0])
+			memcpy(first, got, sizeof first);
+		ck_assert_str_eq(got, first);
+	}
+	ck_assert_int_eq(made_total, 1);
+	ck_assert_int_eq(fixture_sql_value(path, "SELECT count(*) FROM games"), 1);
+	fixture_remove(dir);
+}
+END_TEST
+
 /* ---- the runner ------------------------------------------------------ */
 
 #define N(a) ((int)(sizeof a / sizeof a[0]))
@@ -1495,6 +1636,12 @@ static Suite *web_suite(void)
 	tcase_add_test(tc, test_block_keys);
 	tcase_add_test(tc, test_secrets_have_one_spelling);
 	tcase_add_test(tc, test_token_fuzz);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("create once");
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, test_create_once);
+	tcase_add_test(tc, test_create_once_race);
 	suite_add_tcase(s, tc);
 	return s;
 }

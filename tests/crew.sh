@@ -176,7 +176,7 @@ check "... and marks itself as game 1" \
 req "${jar[1]}" GET "${base}games"
 expect_code "Ann's My games" 200
 check "My games has the crew's line" \
-	grep -q "<li class=\"crewline\">A crew of 2 games: $won won, $lost lost</li>" "$tmp/b"
+	grep -q "<p class=\"crewline\">A crew of 2 games: $won won, $lost lost</p>" "$tmp/b"
 check "... before its two games, the newest first" \
 	test "$(grep -o -e 'class="crewline"' -e "g/$first\"" -e "g/$second\"" "$tmp/b" |
 		tr '\n' ' ')" = "class=\"crewline\" g/$second\" g/$first\" "

@@ -11,7 +11,10 @@
 # email, the history and the table as it was after several moves (checked
 # against a replay of the record), the seat's Atom feed (checked by
 # tests/atomcheck.py), the spectator's view, the game-over emails, and a
-# rematch whose new links arrive by email.
+# rematch whose new links arrive by email.  Moves by reply are on
+# (reply_address): the first email of the seat that moves first, in the
+# game made with the form and in its rematch, has the menu and a
+# Reply-To; the other seats' have neither.
 #
 # Environment: BUFFERTIME, BUFFERTIME_FCGI, SRCDIR, TESTDATA (make check).
 # Skips (77) without nginx, curl or python3.  E2E_SEED picks the play.
@@ -85,6 +88,25 @@ count_for() {
 	echo "$n"
 }
 
+# reply_to FILE: its Reply-To, or "".
+reply_to() {
+	sed -n '/^$/q; s/^Reply-To: *//Ip' "$1" | tr -d '\r'
+}
+
+# asks_to_move FILE NAME: the menu and a Reply-To that takes a move.
+asks_to_move() {
+	check "$2 has a Reply-To to move by ($(reply_to "$1"))" \
+		sh -c "sed -n '/^\$/q; p' '$1' | grep -Eqi '^Reply-To: play\+[a-z2-7]{50}@bt\.example'"
+	check "$2 has the menu" grep -q '^What you can do (reply with the number' "$1"
+	check "$2 links a move by reply" grep -q 'mailto:play+' "$1"
+}
+
+# asks_nothing FILE NAME: no menu, no Reply-To.
+asks_nothing() {
+	check "$2 has no Reply-To" [ -z "$(reply_to "$1")" ]
+	check "$2 has no menu" sh -c "! grep -q '^What you can do' '$1'"
+}
+
 # headers_ok FILE NAME: every header a message must carry.
 headers_ok() {
 	local h
@@ -155,7 +177,7 @@ post() {
 
 # ============================================================================
 run=$tmp/run
-up "$run"
+up "$run" --set reply_address=play@bt.example
 base=$url
 origin=$(origin_of "$base")
 db=$run/data/buffertime.db
@@ -177,6 +199,11 @@ for s in 1 2 3; do
 	headers_ok "$f" "new-game email to seat $s"
 	check "the new-game email to seat $s links to how to play" \
 		grep -qF "New to the game? How to play: ${base}rules" "$f"
+	if [ "$s" = 1 ]; then
+		asks_to_move "$f" "the new-game email to seat 1, the first to move"
+	else
+		asks_nothing "$f" "the new-game email to seat $s"
+	fi
 	follow "$s" "$f"
 done
 first_game=$game
@@ -330,6 +357,12 @@ for s in 1 2 3; do
 	f=$(fresh_for "${email[$s]}")
 	check "seat $s gets the rematch link by email" [ -n "$f" ]
 	[ -n "$f" ] || continue
+	# the First Player passes left: seat 2 moves first
+	if [ "$s" = 2 ]; then
+		asks_to_move "$f" "the rematch email to seat 2, the first to move"
+	else
+		asks_nothing "$f" "the rematch email to seat $s"
+	fi
 	follow "$s" "$f"
 	[ -z "$new_game" ] && new_game=$game
 	check "one rematch, whoever asks (seat $s)" [ "$game" = "$new_game" ]

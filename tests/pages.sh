@@ -15,7 +15,9 @@
 #                 those waiting on it first, the finished one last; another
 #                 browser sees none; forged and revoked cookies are skipped;
 #                 a cookie of the old Path (g/ID) still opens its table, and
-#                 a fresh link replaces it.
+#                 a fresh link replaces it.  A rematch and a practice table
+#                 are named in their rows; a crew's line is no list item
+#                 and counts the list of its games that follows it.
 #   feed          g/ID/feed: valid Atom (tests/atomcheck.py, which must
 #                 also refuse broken copies), stable ids, newest first, at
 #                 most 50 entries, each seat's hidden information hidden
@@ -28,6 +30,15 @@
 #                 disagrees with the names, a row with an email but no
 #                 name, one name only or a first player with no name are
 #                 refused, no game made, with everything typed shown again.
+#                 Once per form: the form carries a one-use key (no-store,
+#                 a new one each time, kept by a refused form); its POST
+#                 is a 303 to PREFIX g/ID/made, whose links page the browser
+#                 that made the game may reload; the same form sent again,
+#                 from that browser or another, makes no game and sends
+#                 no email, and counts once against the hourly limit; a
+#                 stranger, or a forged cookie, sees no link, name or
+#                 address there; a bot's seat has no link; two hours on
+#                 the page says the game was made and shows no link.
 #
 # Environment (set by "make check"): BUFFERTIME, BUFFERTIME_FCGI, SRCDIR,
 # TESTDATA.  Skips (77) without nginx, curl, python3 or sqlite3.  Prints
@@ -511,6 +522,56 @@ check "my games: a revoked seat is not listed" [ -z "$(grep "/g/$gb\"" "$tmp/b")
 check "my games: three left" \
 	[ "$(grep -o "href=\"/g/[A-Za-z0-9_-]\\{22\\}\"" "$tmp/b" | wc -l)" = 3 ]
 
+# A crew's games apart: the finished rigged game D played again, and a
+# practice table made with the form.  Each row names which game it is;
+# the crew's line is no item of a list, and counts the games of the
+# list that follows it.
+page_url=${base}g/$gr
+req "$me" GET "$page_url"
+if form pick '' '/again$'; then
+	req "$me" POST "$form_url" "$form_body"
+	expect_code "my games: play the rigged game again" 303
+	gr2=$(echo "$loc" | sed -n 's|.*/g/\([A-Za-z0-9_-]\{22\}\).*|\1|p')
+	req "$me" GET "$origin$loc"
+else
+	not_ok "my games: no play again form on the finished game"
+	gr2=''
+fi
+req "" POST "${base}new" "players=2&first=1&name1=Kim&email1=&name2=Lou&email2=&practice=1"
+expect_code "my games: a practice table" 200
+open_link "$me" "$(grep -o "${base}g/[A-Za-z0-9_-]\{22\}?t=[A-Za-z0-9_-]*" "$tmp/b" | head -n 1)"
+req "$me" GET "${base}games"
+cp "$tmp/b" "$tmp/crew.html"
+check "my games: the rematch is named" grep -q "g/$gr2\"><strong>[^<]* — rematch</strong>" "$tmp/crew.html"
+check "my games: the practice table is named" \
+	grep -q '<strong>Kim and Lou — practice</strong>' "$tmp/crew.html"
+check "my games: the first game has no name of its own" \
+	sh -c "grep -o 'g/$gr\"><strong>[^<]*</strong>' '$tmp/crew.html' | grep -vq '—'"
+check "my games: the crew's line is no item of the list" \
+	sh -c "! grep -q '<li class=\"crewline\"' '$tmp/crew.html'"
+# the crew's line, then its own list: the count it says, the rows listed
+python3 - "$tmp/crew.html" "$gr" "$gr2" >"$tmp/crew.out" 2>&1 <<'PY'
+import re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+m = re.search(r'<p class="crewline">A crew of (\d+) games:[^<]*</p>\s*'
+              r'<ol class="mygames crew">(.*?)</ol>', page, re.S)
+if not m:
+    sys.exit("no crew line followed by its list")
+items = re.findall(r'<li[ >]', m.group(2))
+links = re.findall(r'href="/g/([A-Za-z0-9_-]{22})"', m.group(2))
+if int(m.group(1)) != len(items):
+    sys.exit("the line counts %s games, its list has %d" % (m.group(1), len(items)))
+if sorted(links) != sorted(sys.argv[2:]):
+    sys.exit("the crew's list holds %s" % links)
+PY
+check "my games: the crew's line counts its list ($(cat "$tmp/crew.out"))" [ ! -s "$tmp/crew.out" ]
+if command -v tidy >/dev/null 2>&1; then
+	msg=$(tidy -q -e -utf8 --show-warnings yes --show-info no \
+		--drop-empty-elements no "$tmp/crew.html" 2>&1)
+	check "my games with a crew is valid HTML (tidy): $(printf '%s' "$msg" | head -n 3)" \
+		[ -z "$msg" ]
+fi
+
 # An old cookie (Path /g/ID) still opens its table, but does not reach
 # "my games"; a new link replaces it even if it was revoked.
 old=$tmp/old
@@ -569,6 +630,28 @@ created_game() {
 	game=${game%%\?*}
 }
 
+# made JAR NAME: posts the new-game form ($form_url, $form_body) as a
+# browser with JAR: a 303 to PREFIX g/ID/made (sets $made_url, $made_game),
+# which shows the links page to that browser (into $tmp/b).
+made() {
+	made_url='' made_game=''
+	req "$1" POST "$form_url" "$form_body"
+	expect_code "$2: the form answers with a redirect" 303 || return 1
+	case $loc in
+	*/g/[A-Za-z0-9_-]*/made|*/g/[A-Za-z0-9_-]*/made\?*) made_url=$origin${loc%%\?*} ;;
+	*) not_ok "$2: redirected to '$loc', want PREFIX g/ID/made"; return 1 ;;
+	esac
+	made_game=${made_url%/made}
+	made_game=${made_game##*/}
+	req "$1" GET "$origin$loc"
+	expect_code "$2: the links page" 200
+}
+
+# seat_mails GAME: the "your seat" emails queued for GAME.
+seat_mails() {
+	sqlite3 "$db" "SELECT count(*) FROM outbox WHERE game = '$1' AND kind = 'seat'" 2>/dev/null
+}
+
 # shows NAME HTML: the page in $tmp/b has HTML (a fixed string).
 shows() {
 	check "$1: the page shows $2" grep -qF -- "$2" "$tmp/b"
@@ -612,10 +695,11 @@ check "new game: row 4 open" \
 form pick "name1=Ann name2=Bob name3=Cyd name4=Dee first=4" '/new$' ||
 	not_ok "new game: no form for four names"
 before=$(games_now)
-req "" POST "$form_url" "$form_body"
-expect_code "new game: four names" 200
+: >"$tmp/jar.new"
+made "$tmp/jar.new" "new game: four names"
 created_game
 check "new game: four names, $nlinks links" [ "$nlinks" -eq 4 ]
+check "new game: four names, the links are the new game's" [ "$game" = "$made_game" ]
 check "new game: four names, $(seats_of "$game") seats" [ "$(seats_of "$game")" = 4 ]
 check "new game: four names, Dee goes first" grep -q 'Dee goes first' "$tmp/b"
 
@@ -623,11 +707,101 @@ check "new game: four names, Dee goes first" grep -q 'Dee goes first' "$tmp/b"
 req "" GET "$base"
 form pick "name1=Ann name3=Cyd name5=Eve first=5" '/new$' ||
 	not_ok "new game: no form for rows 1, 3 and 5"
-req "" POST "$form_url" "$form_body"
-expect_code "new game: names in rows 1, 3 and 5" 200
+made "$tmp/jar.new" "new game: names in rows 1, 3 and 5"
 created_game
 check "new game: rows 1, 3, 5 make $(seats_of "$game") seats" [ "$(seats_of "$game")" = 3 ]
 check "new game: row 5's Eve goes first" grep -q 'Eve goes first' "$tmp/b"
+
+# ---- once per form: reloads, a second press, back and send again ----------
+# The form as served carries a one-use key; its POST makes the game and
+# its emails once, and answers with a redirect to a page that shows the
+# links to this browser; the page reloads the same, the same form sent
+# again makes nothing and leads to the same page, and another browser
+# sees no link, name or address there.  Cyd's seat is a bot's: it has no
+# link on the page.
+req "" GET "$base"
+check "new game: the form is not kept by caches (it holds a one-use key)" \
+	grep -qi '^Cache-Control: no-store' "$tmp/h"
+k1=$(field once)
+req "" GET "$base"
+check "new game: each form has its own key ('$k1')" \
+	sh -c '[ -n "$1" ] && [ "$1" != "$2" ]' sh "$k1" "$(field once)"
+form pick "name1=Ann email1=ann@example.org name2=Bob email2=bob@example.org name3=Cyd bot3=1 first=1" '/new$' ||
+	not_ok "new game: no form for Ann, Bob and the bot Cyd"
+once_body=$form_body
+before=$(games_now)
+limits=$(sqlite3 "$db" "SELECT count(*) FROM limit_events WHERE kind = 'game'")
+: >"$tmp/jar.once"
+made "$tmp/jar.once" "once per form"
+created_game
+once_game=$game
+check "once per form: 2 links, none for the bot ($nlinks)" [ "$nlinks" -eq 2 ]
+check "once per form: the links are the new game's" [ "$game" = "$made_game" ]
+check "once per form: the page says a bot plays seat 3" grep -q 'Played by the bot' "$tmp/b"
+bot_link=$(admin_link "$made_game" 3)
+check "once per form: the bot's link is nowhere on the page" \
+	sh -c '[ -n "$1" ] && ! grep -qF -- "$1" "$2"' sh "${bot_link##*t=}" "$tmp/b"
+ann_link=$(admin_link "$made_game" 1)
+check "once per form: Ann's link is on the page" grep -qF -- "${ann_link##*t=}" "$tmp/b"
+grep -o "${base}g/[A-Za-z0-9_-]\\{22\\}?t=[A-Za-z0-9_-]*" "$tmp/b" >"$tmp/once.links"
+req "$tmp/jar.once" GET "$made_url"
+expect_code "once per form: the links page reloaded" 200
+grep -o "${base}g/[A-Za-z0-9_-]\\{22\\}?t=[A-Za-z0-9_-]*" "$tmp/b" >"$tmp/once.again"
+check "once per form: a reload shows the same links" \
+	sh -c '[ -s "$1" ] && cmp -s "$1" "$2"' sh "$tmp/once.links" "$tmp/once.again"
+check "once per form: the links page is not kept by caches" \
+	grep -qi '^Cache-Control: no-store' "$tmp/h"
+req "$tmp/jar.once" POST "$form_url" "$form_body"
+expect_code "once per form: the same form again" 303
+check "once per form: the same form again leads to the same game ($loc)" \
+	sh -c 'case $1 in */g/$2/made|*/g/$2/made\?*) exit 0 ;; esac; exit 1' sh "$loc" "$once_game"
+: >"$tmp/jar.other"
+req "$tmp/jar.other" POST "$form_url" "$form_body"
+expect_code "once per form: the same form from another browser" 303
+check "once per form: one game for three posts and a reload" \
+	[ "$(games_now)" = $((before + 1)) ]
+check "once per form: one set of emails ($(seat_mails "$once_game"))" \
+	[ "$(seat_mails "$once_game")" = 2 ]
+check "once per form: one game counted against the hourly limit" \
+	[ "$(sqlite3 "$db" "SELECT count(*) FROM limit_events WHERE kind = 'game'")" = $((limits + 1)) ]
+req "" GET "$made_url"
+check "once per form: a stranger at the page is not refused outright ($code)" \
+	[ "$code" = 200 ] || [ "$code" = 403 ]
+check "once per form: a stranger sees no link" \
+	sh -c '! grep -q "/g/$1?t=" "$2"' sh "$once_game" "$tmp/b"
+check "once per form: a stranger sees no name or address" \
+	sh -c '! grep -qE "Ann|Bob|ann@example.org" "$1"' sh "$tmp/b"
+check "once per form: the browser holds the page's cookie" \
+	grep -q "btmade_$once_game" "$tmp/jar.once"
+cp "$tmp/jar.once" "$tmp/jar.forged"
+sed -i 's/\(btmade_[A-Za-z0-9_-]*\t\)\(.\)/\1x\2/' "$tmp/jar.forged"
+check "once per form: the cookie forged" \
+	sh -c '! cmp -s "$1" "$2"' sh "$tmp/jar.once" "$tmp/jar.forged"
+req "$tmp/jar.forged" GET "$made_url"
+check "once per form: a forged cookie shows no link" \
+	sh -c '! grep -q "/g/$1?t=" "$2"' sh "$once_game" "$tmp/b"
+: >"$tmp/jar.bot"
+req "$tmp/jar.bot" GET "$bot_link"
+expect_code "once per form: a bot's seat link (an older page gave them out) opens nothing" 403
+check "... and says why" grep -q 'played by the bot' "$tmp/b"
+req "$tmp/jar.bot" GET "${base}g/$made_game"
+check "... nor does the table show its hand ($code)" [ "$code" = 403 ]
+
+# a refused form keeps its key (it made nothing); a key out of shape is
+# refused, and the form comes back with a new one
+req "" GET "$base"
+k1=$(field once)
+form pick "name1=Ann first=1" '/new$' || not_ok "new game: no form for one name"
+req "" POST "$form_url" "$form_body"
+expect_code "once per form: a refused form" 400
+check "once per form: a refused form keeps its key" [ "$(field once)" = "$k1" ]
+before=$(games_now)
+req "" POST "${base}new" "once=short&name1=Ann&name2=Bob&first=1"
+expect_code "once per form: a key out of shape" 400
+k2=$(field once)
+check "once per form: a key out of shape: a new key ('$k2')" [ "${#k2}" -eq 22 ]
+check "once per form: a key out of shape: the names kept" grep -q 'value="Bob"' "$tmp/b"
+check "once per form: a key out of shape: no game made" [ "$(games_now)" = "$before" ]
 
 # a count that disagrees: refused, nothing made, everything shown again
 before=$(games_now)
@@ -698,5 +872,22 @@ expect_code "new game: a name of hidden characters only" 400
 check "new game: hidden characters only: no game made" [ "$(games_now)" = "$before" ]
 shows "new game: hidden characters only" 'Player 1'
 shows "new game: hidden characters only" 'value="Bob"'
+
+# ============================================================================
+# once per form, two hours on: the links are not shown again
+# ============================================================================
+restart "$run" $(( $(date +%s) + 2 * 3600 ))
+before=$(games_now)
+req "$tmp/jar.once" GET "${base}g/$once_game/made"
+expect_code "two hours on: the links page" 200
+check "two hours on: the links page shows no link" \
+	sh -c '! grep -q "/g/$1?t=" "$2"' sh "$once_game" "$tmp/b"
+check "two hours on: the page says the game was made" grep -qi 'made already' "$tmp/b"
+req "$tmp/jar.once" POST "${base}new" "$once_body"
+expect_code "two hours on: the same form again" 303
+check "two hours on: the same form again leads to its game ($loc)" \
+	sh -c 'case $1 in */g/$2/made|*/g/$2/made\?*) exit 0 ;; esac; exit 1' sh "$loc" "$once_game"
+check "two hours on: the same form again makes nothing" [ "$(games_now)" = "$before" ]
+check "two hours on: no more emails" [ "$(seat_mails "$once_game")" = 2 ]
 
 finish

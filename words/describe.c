@@ -82,12 +82,21 @@ typedef struct scene {
 	const bt_action *act;
 	const store_game *g;
 	int viewer;
+	int you;                    /* told to the mover: "you", "your" */
 	words *w;
 } scene;
 
 static const char *who(const scene *s, int seat, char *buf, size_t cap)
 {
+	if (s->you && seat == s->act->seat)
+		return "you";
 	return describe_seat(s->g, seat, buf, cap);
+}
+
+/* The mover's: "their" to the others, "your" to the mover. */
+static const char *their(const scene *s)
+{
+	return s->you ? "your" : "their";
 }
 
 /* ---- the abilities: one line each ------------------------------------ */
@@ -147,8 +156,8 @@ static void sp_holodeck(scene *s)
 static void sp_sweep(scene *s)
 {
 	say(s->w, "looked at the top %d Shift card%s and put them back in "
-	    "an order of their choosing", s->act->nargs,
-	    s->act->nargs == 1 ? "" : "s");
+	    "an order of %s choosing", s->act->nargs,
+	    s->act->nargs == 1 ? "" : "s", their(s));
 	if (s->viewer != s->act->seat)
 		return;
 	say(s->w, " (you chose, top first: ");
@@ -166,7 +175,8 @@ static void sp_brainstorm(scene *s)
 
 static void sp_scale_back(scene *s)
 {
-	say(s->w, "took %s back into their hand", name(s->act->arg[0]));
+	say(s->w, "took %s back into %s hand", name(s->act->arg[0]),
+	    their(s));
 }
 
 /* The card given is known to the giver and the receiver only. */
@@ -285,17 +295,18 @@ static void aftermath(scene *s)
 	else if (a->status == BT_LOST)
 		say(s->w, ". The Assignment Deck is empty: the game is lost.");
 	else if (a->round > b->round && a->duty != BT_NO_CARD)
-		say(s->w, ". Round %d begins with %s (Target %d); %s is "
+		say(s->w, ". Round %d begins with %s (Target %d); %s %s "
 		    "First Player", a->round, bt_card_get(a->duty)->name,
-		    bt_card_get(a->duty)->target, who(s, a->first, n, sizeof n));
+		    bt_card_get(a->duty)->target, who(s, a->first, n, sizeof n),
+		    s->you && a->first == s->act->seat ? "are" : "is");
 }
 
-void describe_action(const bt_game *before, const bt_game *after,
+static void describe(const bt_game *before, const bt_game *after,
                      const bt_action *a, const store_game *g, int viewer,
-                     char *buf, size_t cap)
+                     int you, char *buf, size_t cap)
 {
 	words w = { buf, cap, 0 };
-	scene s = { before, after, a, g, viewer, &w };
+	scene s = { before, after, a, g, viewer, you, &w };
 	char n[48];
 
 	if (cap == 0)
@@ -308,4 +319,18 @@ void describe_action(const bt_game *before, const bt_game *after,
 		verbs[a->verb](&s);
 	aftermath(&s);
 	utf8_cut_valid(buf);   /* a long name may have been cut in two */
+}
+
+void describe_action(const bt_game *before, const bt_game *after,
+                     const bt_action *a, const store_game *g, int viewer,
+                     char *buf, size_t cap)
+{
+	describe(before, after, a, g, viewer, 0, buf, cap);
+}
+
+void describe_own_action(const bt_game *before, const bt_game *after,
+                         const bt_action *a, const store_game *g,
+                         char *buf, size_t cap)
+{
+	describe(before, after, a, g, a->seat, 1, buf, cap);
 }

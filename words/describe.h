@@ -26,6 +26,15 @@ void describe_action(const bt_game *before, const bt_game *after,
                      const bt_action *a, const store_game *g, int viewer,
                      char *buf, size_t cap);
 
+/* describe_action told to the seat that made a (the viewer), in the
+ * second person: "you played Scale Back: took Plant Care on Deck 9 back
+ * into your hand", "an order of your choosing", "you are First Player",
+ * where the others read "Ann", "their" and "is".  The email answering a
+ * player's reply uses it. */
+void describe_own_action(const bt_game *before, const bt_game *after,
+                         const bt_action *a, const store_game *g,
+                         char *buf, size_t cap);
+
 /* A card in words: "Eager Ensign, Effort 2", "Trivia Night (Target 2,
  * Leisure 2)", "Captain, 3 Officers". */
 void describe_card(bt_card c, char *buf, size_t cap);

@@ -128,6 +128,24 @@ async function submit(page, form) {
 	return page.url();
 }
 
+// On a wide screen each row of the new-game form reads across: Name,
+// Email and the bot box side by side (the box beside its words, not
+// above them), the minutes under Name, never in the "Player N" column.
+async function rowsAligned(page) {
+	return page.locator('.seatrow').first().evaluate((row) => {
+		const box = (sel) => row.querySelector(sel).getBoundingClientRect();
+		const name = box('label:has(input[name^=name])');
+		const email = box('label:has(input[name^=email])');
+		const bot = box('label.bot');
+		const tick = box('input[type=checkbox]');
+		const minutes = box('label.minutes');
+		const mid = (r) => r.top + r.height / 2;
+		return Math.abs(name.bottom - email.bottom) < 2 && email.right <= bot.left &&
+			Math.abs(mid(tick) - mid(bot)) < 3 && minutes.left >= name.left - 1 &&
+			minutes.top >= name.bottom - 1;
+	});
+}
+
 function show(game) {
 	return JSON.parse(execFileSync(env.BUFFERTIME,
 		['admin', '--db', env.DB, 'show', game], { encoding: 'utf8' }));
@@ -173,11 +191,19 @@ async function play(browser) {
 	await page.fill('input[name=name2]', 'Boimler');
 	await page.selectOption('select[name=first]', '1');
 	await axe.audit(page, 'home');
+	check(await rowsAligned(page), 'the new-game form\'s rows line up at 1280 px');
+	await shots(host, 'home');
 	await submit(page, page.locator('form.newgame'));
+	check(/\/g\/[A-Za-z0-9_-]{22}\/made$/.test(new URL(page.url()).pathname),
+		`the form leads to the links page (${page.url()})`);
 	let links = await page.locator('a.seatlink').evaluateAll(
 		(as) => as.map((a) => a.href));
 	check(links.length === 2, `the created page shows 2 links (${links.length})`);
 	await axe.audit(page, 'created');
+	await page.reload({ waitUntil: 'load' });
+	const again = await page.locator('a.seatlink').evaluateAll((as) => as.map((a) => a.href));
+	check(again.join() === links.join(), 'a reload of the links page shows the same links');
+	await shots(host, 'created');
 
 	// A game where someone holds a Sensor Sweep: the one just made, or
 	// the first of more made with the same form (posted directly).
@@ -369,7 +395,7 @@ async function botSeats(browser) {
 	const link = await page.locator('a.seatlink').first().getAttribute('href');
 	const game = gameOf(link);
 	await page.goto(link, { waitUntil: 'load' });
-	check(await page.getByText('Bot (bot)').count() >= 1, 'the table names the bot');
+	check(await page.getByText(/\bBot\b/).count() >= 1, 'the table names the bot');
 	await axe.audit(page, 'table-bot');
 	const before = show(game).actions;
 	await wholeMove(page);
@@ -381,7 +407,7 @@ async function botSeats(browser) {
 		'then the turn is Ann\'s again, on her table');
 	await shots(host, 'bot');
 	await page.goto(new URL(`g/${game}/history`, base).href, { waitUntil: 'load' });
-	check(await page.locator('ul.history', { hasText: 'Bot (bot)' }).count() === 1,
+	check(await page.locator('ul.history', { hasText: /\bBot\b/ }).count() === 1,
 		'the history names the bot for its move');
 	await axe.audit(page, 'history-bot');
 	await host.ctx.close();
@@ -612,7 +638,7 @@ async function crew(seat, no, other, game) {
 	check(other.page.url() === tableOf(next), `${other.who} joins the rematch`);
 	await seat.page.goto(new URL('games', base).href, { waitUntil: 'load' });
 	check(/A crew of 2 games: [01] won, [01] lost, 1 in play/.test(
-		await seat.page.locator('li.crewline').innerText()),
+		await seat.page.locator('p.crewline').innerText()),
 	'My games: the crew\'s line, the rematch in play');
 	await axe.audit(seat.page, 'games-crew');
 	const start = Date.now();

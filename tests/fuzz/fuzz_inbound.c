@@ -66,10 +66,13 @@ static void check_reply(void)
 	int i;
 
 	must_be_utf8(r.words, sizeof r.words);
+	must_be_utf8(r.several, sizeof r.several);
+	/* one reading of the move line at most: a number, words, or
+	 * several numbers */
 	if (r.move < 0 || r.move > REPLY_NUMBER_MAX ||
 	    r.n_says < 0 || r.n_says > REPLY_SAYS_MAX ||
 	    r.n_order < 0 || r.n_order > REPLY_ORDER_MAX ||
-	    (r.move != 0 && r.words[0] != '\0'))
+	    (r.move != 0) + (r.words[0] != '\0') + (r.several[0] != '\0') > 1)
 		abort();
 	for (i = 0; i < r.n_order; i++)
 		if (r.order[i] < 1 || r.order[i] > 3)

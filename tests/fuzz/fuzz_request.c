@@ -44,7 +44,7 @@ STUB(page_home) STUB(page_create) STUB(page_join) STUB(page_table)
 STUB(page_act) STUB(page_record) STUB(page_settings) STUB(page_unsub)
 STUB(page_games) STUB(page_feed) STUB(page_history) STUB(page_say)
 STUB(page_nudge) STUB(page_again) STUB(page_watch) STUB(page_rules)
-STUB(page_block) STUB(page_standin)
+STUB(page_block) STUB(page_standin) STUB(page_created)
 
 /* The table as a reader of route.c's comment and README understands it:
  * sub is "tail", or "g/ID" followed by tail when game is set.  A new page
@@ -65,6 +65,7 @@ static const struct expect {
 	{ page_table, 1, "", M_GET | M_HEAD, NULL },
 	{ page_act, 1, "/act", M_POST, NULL },
 	{ page_record, 1, "/record", M_GET | M_HEAD, NULL },
+	{ page_created, 1, "/made", M_GET | M_HEAD, NULL },
 	{ page_settings, 1, "/settings", M_GET | M_HEAD | M_POST, NULL },
 	{ page_unsub, 1, "/unsubscribe", M_GET | M_HEAD | M_POST, NULL },
 	{ page_feed, 1, "/feed", M_GET | M_HEAD, NULL },
