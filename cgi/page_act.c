@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compose.h"
+#include "mail_ctx.h"
 #include "web.h"
 
 /* What an action does with the store once decoded. */
@@ -156,13 +156,12 @@ enum { NACTIONS = sizeof actions / sizeof actions[0] };
  * maps the store's answer to the response. */
 static web_err run(web *w, int seq, const bt_action *a, commit how)
 {
-	compose_ctx mail = { .st = w->st, .keys = &w->keys,
-	                     .base_url = w->cf->base_url };
+	compose_ctx mail;
 	char to[STORE_ID_LEN + 16];
 	store_error err;
 	store_rc rc;
 
-	compose_reply_address(&mail, w->cf->reply_address);  /* checked */
+	web_compose(w, &mail);
 
 	if (how == SWEEP_BEGIN && w->game.sweep_card == a->card &&
 	    w->game.sweep_seat == a->seat && w->game.seq == seq)

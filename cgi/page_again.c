@@ -13,7 +13,7 @@
  */
 #include <stdio.h>
 
-#include "compose.h"
+#include "mail_ctx.h"
 #include "web.h"
 
 /* What the rematch's seat emails are composed with. */
@@ -49,8 +49,8 @@ web_err page_again(web *w)
 		return WEB_ILLEGAL;
 	}
 	/* do it */
-	again_mail am = { { .st = w->st, .keys = &w->keys,
-	                    .base_url = w->cf->base_url }, w->game.id };
+	again_mail am = { .old_id = w->game.id };
+	web_compose(w, &am.c);
 	if (store_rematch(w->st, w->game.id, seat_mail, &am, id, NULL,
 	                  &err) != STORE_OK ||
 	    store_load(w->st, id, &ng, &err) != STORE_OK) {

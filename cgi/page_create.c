@@ -37,7 +37,7 @@
 
 #include <sodium.h>
 
-#include "compose.h"
+#include "mail_ctx.h"
 #include "created.h"
 #include "home.h"
 #include "message.h"
@@ -468,8 +468,7 @@ web_err page_create(web *w)
 	web_err e;
 	int made = 0;
 
-	compose_ctx mail = { .st = w->st, .keys = &w->keys,
-	                     .base_url = w->cf->base_url };
+	compose_ctx mail;
 
 	/* guard: the create mode and its code */
 	if (create_refused(w, &e))
@@ -480,6 +479,7 @@ web_err page_create(web *w)
 	memset(&ng, 0, sizeof ng);
 	if ((why = decode(&w->rq.body, &ng)) != NULL)
 		return home_render(w, 400, &w->rq.body, why);
+	web_compose(w, &mail);
 	to_store(w, &ng, &mail, &sn);
 	/* do it: the game and its emails, within the limits, once */
 	rc = once ? store_create_once(w->st, &sn, once, id, &made, &err)

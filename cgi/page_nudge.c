@@ -11,7 +11,7 @@
  */
 #include <stdio.h>
 
-#include "compose.h"
+#include "mail_ctx.h"
 #include "web.h"
 
 static web_err refuse(web *w, const char *why)
@@ -24,12 +24,11 @@ static web_err refuse(web *w, const char *why)
 static web_err send(web *w, int seat, int seq)
 {
 	static store_mail m;
-	compose_ctx c = { .st = w->st, .keys = &w->keys,
-	                  .base_url = w->cf->base_url };
+	compose_ctx c;
 	store_error err;
 	int n;
 
-	compose_reply_address(&c, w->cf->reply_address);   /* checked */
+	web_compose(w, &c);
 	n = compose_nudge(&c, &w->game, seat, &m);
 
 	if (n < 0) {

@@ -13,13 +13,12 @@
  */
 #include <stdio.h>
 
-#include "compose.h"
+#include "mail_ctx.h"
 #include "web.h"
 
 web_err page_standin(web *w)
 {
-	compose_ctx c = { .st = w->st, .keys = &w->keys,
-	                  .base_url = w->cf->base_url };
+	compose_ctx c;
 	store_error err;
 	web_err e;
 	int seat, seq, started = 0;
@@ -33,6 +32,7 @@ web_err page_standin(web *w)
 	if (seq != w->game.seq)
 		return seat_back_to_table(w, "stale");
 	/* do it */
+	web_compose(w, &c);
 	switch (store_standin_ask(w->st, w->game.id, seq, seat,
 	                          compose_standin, &c, &started, &err)) {
 	case STORE_OK:

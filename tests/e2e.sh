@@ -189,6 +189,11 @@ for s in 1 2 3; do
 done
 req "" POST "${base}new" "$body"
 expect_code "create the game" 200
+# queued with its menu by the page itself (the mailer would add a
+# forgotten one: this is about the page)
+check "the page queued the first mover's email with a Reply-To" \
+	[ "$(sqlite3 "$db" "SELECT count(*) FROM outbox
+	     WHERE kind = 'seat' AND seat = 1 AND reply_to LIKE 'play+%'")" = 1 ]
 deliver
 for s in 1 2 3; do
 	f=$(fresh_for "${email[$s]}")
@@ -351,6 +356,9 @@ expect_code "play again" 303
 new_link=$loc
 post 2 '/again$'
 expect_code "play again, a second time" 303
+check "the rematch page queued the first mover's email with a Reply-To" \
+	[ "$(sqlite3 "$db" "SELECT count(*) FROM outbox
+	     WHERE kind = 'seat' AND seat = 2 AND reply_to LIKE 'play+%'")" = 1 ]
 deliver
 new_game=''
 for s in 1 2 3; do
