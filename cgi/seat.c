@@ -3,8 +3,10 @@
  *
  * The cookie "bt_ID" holds the seat's link token.  It counts only if its
  * MAC is ours, it names this very game, and its generation is the seat's
- * current one (revoking a seat bumps the generation).  The seat comes
- * from nowhere else: never from a form field.
+ * current one (revoking a seat bumps the generation), and the seat is a
+ * person's: a bot's hand is its own, even to a browser that opened its
+ * link when pages still showed one.  The seat comes from nowhere else:
+ * never from a form field.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -42,7 +44,8 @@ web_err seat_guard(web *w, int *seat)
 	if (store_load(w->st, w->rq.game, &w->game, &err) != STORE_OK)
 		return web_store_err(w, __func__, &err);
 	if (seat_cookie(w, &s, &gen) || s > w->game.players ||
-	    gen != w->game.seats[s - 1].token_gen)
+	    gen != w->game.seats[s - 1].token_gen ||
+	    w->game.seats[s - 1].bot[0])
 		return WEB_FORBIDDEN;
 	*seat = s;
 	return WEB_OK;

@@ -786,6 +786,15 @@ expect_code "once per form: a bot's seat link (an older page gave them out) open
 check "... and says why" grep -q 'played by the bot' "$tmp/b"
 req "$tmp/jar.bot" GET "${base}g/$made_game"
 check "... nor does the table show its hand ($code)" [ "$code" = 403 ]
+# a browser that opened the bot's link before: its seat cookie opens
+# nothing either
+host=${base#*://}
+host=${host%%[:/]*}
+printf '%s\tFALSE\t/\tFALSE\t0\tbt_%s\t%s\n' "$host" "$made_game" \
+	"${bot_link##*t=}" >"$tmp/jar.oldbot"
+req "$tmp/jar.oldbot" GET "${base}g/$made_game"
+check "a bot seat's cookie from before does not show its hand ($code)" \
+	[ "$code" = 403 ]
 
 # a refused form keeps its key (it made nothing); a key out of shape is
 # refused, and the form comes back with a new one
