@@ -47,6 +47,7 @@ typedef struct candidate {
 	int alive;
 	uint64_t votes;    /* drawn games where the greedy crew chose it */
 	uint64_t wins;
+	uint64_t played;   /* drawn games it was played in */
 	int64_t margin;
 } candidate;
 
@@ -61,6 +62,7 @@ struct bot {
 	bt_action legal[BT_MAX_LEGAL];
 	bot_rng rng;
 	int ncand, chosen;       /* the last search's options and pick */
+	int crew;                /* ... and the greedy crew's choice */
 	uint64_t weighed;        /* drawn games it played each option in */
 	candidate cand[BOT_MAX_CANDIDATES];
 	uint64_t won[BOT_MAX_CANDIDATES][WORDS];
@@ -388,6 +390,7 @@ static int trial(bot *b, int k, const bt_game *world, uint64_t index)
 	if (play_candidate(b, c, &b->trial))
 		return -1;
 	rollout(b, &b->trial, &won, &margin);
+	c->played++;
 	c->wins += (uint64_t)won;
 	c->margin += margin;
 	if (won)
@@ -482,6 +485,7 @@ static int search_obs(bot *b, const bt_obs *o, bt_card only_sweep,
 			left = alive_count(b);
 	}
 	b->weighed = w;
+	b->crew = greedy_choice(b);
 	b->chosen = final_choice(b, w, short_list ? accept_z_shortlist
 	                                          : accept_z_all);
 	*choice = b->cand[b->chosen];
@@ -508,30 +512,106 @@ static int budget_ok(const bot_budget *budget)
 	       budget->think_ms <= BOT_MAX_THINK_MS;
 }
 
-int bot_search(bot *b, const bt_game *g, int seat, unsigned told,
-               const bot_budget *budget, uint64_t seed, bt_action *out,
-               bot_stats *st)
+/* A candidate's share of the drawn games it won in (0 if none). */
+static double share(const candidate *c)
 {
-	bot_stats local;
+	return c->played ? (double)c->wins / (double)c->played : 0;
+}
+
+/*
+ * The chance, as far as o knows the Shift Deck, that its next card
+ * brings a reprimand: a known top card decides it; else every card whose
+ * place is unknown is as likely (the unseen Shift cards are exactly
+ * those: observe.h).
+ */
+static void obs_risk(const bt_obs *o, int *num, int *den)
+{
+	const bt_pile *d = &o->table.shift_deck;
+
+	*num = *den = 0;
+	if (d->n == 0)
+		return;
+	if (d->c[d->n - 1] != BT_NO_CARD) {
+		*num = bt_draw_reprimands(&o->table, d->c[d->n - 1]);
+		*den = 1;
+		return;
+	}
+	for (int c = BT_SHIFT_FIRST; c < BT_SHIFT_FIRST + BT_SHIFT_COUNT; c++)
+		if (o->unseen[c / 64] >> (c % 64) & 1) {
+			*num += bt_draw_reprimands(&o->table, (bt_card)c);
+			(*den)++;
+		}
+}
+
+/* The figures of the decision search_obs just made (before a sweep's
+ * order is chosen). */
+static void figures(const bot *b, const bt_obs *o, bot_figures *fig)
+{
+	const candidate *chosen = &b->cand[b->chosen];
+	const candidate *crew = &b->cand[b->crew];
+
+	memset(fig, 0, sizeof *fig);
+	fig->options = b->ncand;
+	fig->games = chosen->played;
+	fig->chance = share(chosen);
+	fig->crew_differs = b->crew != b->chosen;
+	fig->crew = crew->a;
+	fig->crew_chance = share(crew);
+	obs_risk(o, &fig->risk_num, &fig->risk_den);
+	fig->effort_needed = o->table.target - o->table.effort;
+	fig->swept = chosen->sweep_macro;
+}
+
+/* The decision of bot_search and bot_search_heard: seat heard the hands
+ * and the sweeps of those seats; fig (may be NULL) gets its figures. */
+static int decide(bot *b, const bt_game *g, int seat, unsigned hands,
+                  unsigned sweeps, const bot_budget *budget, uint64_t seed,
+                  bt_action *out, bot_stats *st, bot_figures *fig)
+{
 	candidate choice;
 
-	if (!st)
-		st = &local;
 	memset(st, 0, sizeof *st);
 	if (g->status != BT_PLAYING || g->turn != seat || !budget_ok(budget) ||
-	    bt_observe_told(g, seat, told, 0, &b->obs) ||
+	    bt_observe_heard(g, seat, hands, sweeps, 0, &b->obs) ||
 	    search_obs(b, &b->obs, BT_NO_CARD, budget, seed, &choice, st))
 		return -1;
+	if (fig)
+		figures(b, &b->obs, fig);
 	if (choice.sweep_macro) {
 		/* It plays the sweep and looks: now it chooses the order. */
 		bt_card card = choice.a.card;
-		if (bt_observe_told(g, seat, told, 1, &b->obs) ||
+		if (bt_observe_heard(g, seat, hands, sweeps, 1, &b->obs) ||
 		    search_obs(b, &b->obs, card, budget, splitmix(&seed), &choice,
 		               st))
 			return -1;
 	}
 	*out = choice.a;
 	return 0;
+}
+
+int bot_search(bot *b, const bt_game *g, int seat, unsigned told,
+               const bot_budget *budget, uint64_t seed, bt_action *out,
+               bot_stats *st)
+{
+	bot_stats local;
+
+	return decide(b, g, seat, told, told, budget, seed, out,
+	              st ? st : &local, NULL);
+}
+
+int bot_search_heard(bot *b, const bt_game *g, int seat,
+                     const bot_heard *heard, const bot_budget *budget,
+                     uint64_t seed, bt_action *out, bot_figures *fig)
+{
+	bot_stats st;
+
+	return decide(b, g, seat, heard ? heard->hands : 0,
+	              heard ? heard->sweeps : 0, budget, seed, out, &st, fig);
+}
+
+const bt_obs *bot_observation(const bot *b)
+{
+	return &b->obs;
 }
 
 int bot_estimate_options(bot *b, const bt_game *g, int seat, unsigned told,

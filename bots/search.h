@@ -99,6 +99,45 @@ int bot_search(bot *b, const bt_game *g, int seat, unsigned told,
                const bot_budget *budget, uint64_t seed, bt_action *out,
                bot_stats *st);
 
+/* What a seat heard at the table (R10 allows table talk): bit s-1 of
+ * hands, seat s's hand; of sweeps, the top Shift cards seat s's Sensor
+ * Sweep showed.  Bot seats tell each other both; a person who shows the
+ * crew their hand tells the hand only. */
+typedef struct bot_heard {
+	unsigned hands, sweeps;
+} bot_heard;
+
+/* The figures behind one decision of bot_search_heard, for the bot's
+ * table talk (bot_talk.h): what the crew's default would have won,
+ * against the move chosen, on the same drawn games. */
+typedef struct bot_figures {
+	int options;          /* actions weighed (1: nothing to choose) */
+	uint64_t games;       /* drawn games the choice was played in */
+	double chance;        /* share of them won after the move, 0..1 */
+	int crew_differs;     /* 1: the greedy crew would have played crew */
+	bt_action crew;       /* its choice (a sweep: the card only) */
+	double crew_chance;   /* share of games won after it */
+	int risk_num, risk_den;  /* the next Shift card brings a reprimand,
+	                          * as far as the bot knows the deck (told
+	                          * sweeps too); den 0: the deck is empty */
+	int effort_needed;    /* Target less Effort before the move */
+	int swept;            /* 1: the move is a Sensor Sweep, its order
+	                       * (the action's arguments) chosen seeing them */
+} bot_figures;
+
+/*
+ * bot_search, with what the seat heard given as hands and sweeps apart
+ * (heard may be NULL: nothing), and the figures of its decision into
+ * *fig (may be NULL).  Returns 0 or -1 as bot_search.
+ */
+int bot_search_heard(bot *b, const bt_game *g, int seat,
+                     const bot_heard *heard, const bot_budget *budget,
+                     uint64_t seed, bt_action *out, bot_figures *fig);
+
+/* The observation the bot's last decision started from (its last
+ * bot_search's; after a Sensor Sweep, the one it chose the order in). */
+const bt_obs *bot_observation(const bot *b);
+
 /* One action as the search weighed it. */
 typedef struct bot_option {
 	bt_action a;         /* sweep: the card only, its order left open */

@@ -6,6 +6,7 @@
 
 #include "describe.h"
 #include "forms.h"
+#include "hint.h"
 #include "menu.h"
 #include "offer.h"
 #include "vals.h"
@@ -93,35 +94,9 @@ typedef struct form_spec {
 	bt_card hint_card;
 } form_spec;
 
-/* The form's hint: its best option's chance of winning ("up to" when
- * the form's choices make several), into buf; "" if none. */
-static const char *hint_text(const forms *f, const form_spec *s, char *buf,
-                             size_t cap)
-{
-	double best = -1.0;
-	int n = 0;
-
-	for (int i = 0; i < f->nhints; i++) {
-		const store_hint *h = &f->hint[i];
-		if (h->verb != s->verb || (bt_card)h->card != s->hint_card)
-			continue;
-		n++;
-		if (h->chance > best)
-			best = h->chance;
-	}
-	if (n == 0) {
-		buf[0] = '\0';
-		return buf;
-	}
-	snprintf(buf, cap, "Chance of winning: %s%d%%%s", n > 1 ? "up to " : "",
-	         (int)(best * 100.0 + 0.5), n > 1 ? ", with the best choice"
-	                                          : "");
-	return buf;
-}
-
 static web_err form_draw(web *w, const forms *f, out *o, const form_spec *s)
 {
-	char hint[96];
+	char hint[HINT_LINE_MAX];
 	vals v;
 
 	vals_init(&v);
@@ -136,7 +111,9 @@ static web_err form_draw(web *w, const forms *f, out *o, const form_spec *s)
 	vals_set(&v, K_form_class, s->cls ? s->cls : s->action);
 	vals_set(&v, K_form_note, s->note);
 	vals_show(&v, K_has_note, s->note != NULL);
-	vals_set(&v, K_form_hint, hint_text(f, s, hint, sizeof hint));
+	hint_line(&w->game.state, f->seat, f->hint, f->nhints, s->verb,
+	          s->hint_card, hint, sizeof hint);
+	vals_set(&v, K_form_hint, hint);
 	vals_show(&v, K_has_form_hint, hint[0] != '\0');
 	return render(w, TPL_FORM, o, &v, s->action);
 }

@@ -61,7 +61,7 @@
 	/* settings.html (also has_notice, notice, csrf, table_url, you_*) */ \
 	X(settings_url) X(settings_email) X(has_email) X(settings_feed) \
 	X(notify_opt) X(notify_value) X(notify_text) X(notify_help) \
-	X(notify_sel) \
+	X(notify_sel) X(hand_shown) X(show_hand) \
 	/* unsub.html (also settings_url) */ \
 	X(unsub_url) X(unsub_who) X(unsub_done) X(unsub_none) \
 	/* block.html; settings.html has settings_blocked */ \
@@ -81,7 +81,7 @@
 	X(can_nudge) X(nudge_url) X(nudge_label) X(has_nudge_note) \
 	X(nudge_note) X(over_record) X(can_again) X(again_url) \
 	X(again_label) X(talk) X(has_share) X(share_url) X(has_links) \
-	X(history_url) \
+	X(history_url) X(shown_hands) \
 	/* table.html: the review of a finished game (table_review.c) */ \
 	X(has_review) X(review_pending) X(review_chart) X(review_table) \
 	X(review_turns) \
@@ -92,6 +92,14 @@
 	/* practice tables: home.html's box, table.html's note and hints */ \
 	X(practice_checked) X(practice) X(has_form_hint) X(form_hint) \
 	X(hints_pending) X(has_result_marks) X(result_marks) \
+	/* table.html: what happened since the seat last looked \
+	 * (table_since.c) with the newest talk line (table_talk.c); the \
+	 * whole deal once over (table_deal.c, history.html too); which of \
+	 * its crew's games it is */ \
+	X(has_since) X(since_when) X(since_list) X(since_more) \
+	X(since_more_text) X(has_talk_newest) X(talk_newest_who) \
+	X(talk_newest_when) X(talk_newest_iso) X(talk_newest_text) X(talk_none) \
+	X(has_deal) X(deal) X(has_game_noun) X(game_noun) \
 	/* talk.html (also csrf, seq) */ \
 	X(say_url) X(chat) X(chat_who) X(chat_when) X(chat_iso) \
 	X(chat_text) X(chat_class) X(has_chat) X(chat_max) X(chat_shown) \

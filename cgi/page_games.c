@@ -9,7 +9,7 @@
  * more of one crew are a list of their own, after a line of their
  * results (a paragraph, not an item: it counts the games listed under
  * it).  Each game is named by what it is among its crew's ("Ann, Bob
- * and Cyd — rematch 2", "— practice": compose_game_noun), as its
+ * and Cyd — rematch 2", "— practice": names_game_noun), as its
  * emails' subjects are.
  *
  * Each cookie counts as it does on the game's own pages (seat.c): a
@@ -22,9 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compose.h"
 #include "describe.h"
 #include "marks.h"
+#include "names.h"
 #include "since.h"
 #include "vals.h"
 #include "web.h"
@@ -32,7 +32,7 @@
 enum {
 	GAMES_MAX = 100,              /* bt_ cookies looked at */
 	PLAYERS_TEXT = BT_MAX_PLAYERS * (BT_NAME_BYTES_MAX + 8) + 16 +
-	               COMPOSE_NOUN_MAX,
+	               NAMES_NOUN_MAX,
 	NAME_TEXT = BT_NAME_BYTES_MAX + 16,
 	CREW_TEXT = 320
 };
@@ -104,10 +104,10 @@ static void players_text(const store_game *g, char *buf, size_t cap)
  * crew's games g is ("" for a first game). */
 static void add_noun(web *w, const store_game *g, char *buf, size_t cap)
 {
-	char noun[COMPOSE_NOUN_MAX];
+	char noun[NAMES_NOUN_MAX];
 	size_t len = strlen(buf);
 
-	compose_game_noun(w->st, g, NULL, noun, sizeof noun);
+	names_game_noun(w->st, g, NULL, noun, sizeof noun);
 	if (strcmp(noun, "game") == 0)
 		return;
 	if (strcmp(noun, "practice game") == 0)

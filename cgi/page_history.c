@@ -4,7 +4,9 @@
  * (describe_action with the reader as viewer, R10), each linking to the
  * table as it was after it (g/ID?at=N); the table talk in its place
  * among them (a message said when the game had N lines follows move N)
- * and linking to the table as it was then.
+ * and linking to the table as it was then.  Once the game is over
+ * nothing of it is secret: every move is told in full (every Sensor
+ * Sweep's order, every card handed off) and the hands as dealt head it.
  *
  * The page is bounded whatever the game: the last HISTORY_TALK messages
  * and, of it all, the last HISTORY_ROWS entries are shown (the page says
@@ -15,8 +17,7 @@
 
 #include "describe.h"
 #include "since.h"
-#include "vals.h"
-#include "web.h"
+#include "table.h"
 
 enum {
 	HISTORY_ROWS = 500,     /* entries one page shows */
@@ -40,6 +41,8 @@ typedef struct entry {
 typedef struct history {
 	web *w;
 	int seat;
+	int viewer;               /* seat, or DESCRIBE_EVERYONE once over */
+	bt_game dealt;            /* the state before the first move */
 	/* the last HISTORY_TALK messages, oldest first */
 	int talk_n, talk_next;
 	store_chat talk[HISTORY_TALK];
@@ -103,10 +106,12 @@ static int keep_move(void *ctx, int seq, int64_t created,
 	entry *e;
 
 	talk_upto(h, seq);
+	if (seq == 0)
+		h->dealt = *before;
 	e = push(h);
 	*e = (entry){ .talk = 0, .no = seq + 1, .seat = a->seat,
 	              .created = created };
-	describe_action(before, after, a, &h->w->game, h->seat, e->text,
+	describe_action(before, after, a, &h->w->game, h->viewer, e->text,
 	                sizeof e->text);
 	/* A bot seat's name says so; a stand-in plays under the absent
 	 * player's name. */
@@ -173,6 +178,27 @@ static web_err gather(web *w, history *h)
 	return WEB_OK;
 }
 
+/* The hands as dealt, once the game is over (table_deal.c's section),
+ * into w->frag[0]. */
+static web_err dealt(web *w, const history *h, vals *v)
+{
+	int over = w->game.state.status != BT_PLAYING;
+
+	if (!over || w->game.seq == 0)
+		return WEB_OK;
+	out_reset(&w->frag[0]);
+	deal_html(&w->frag[0], &w->game, &h->dealt, h->seat,
+	          "as dealt: the game is over, nothing is secret now");
+	out_raws(&w->frag[0], "</section>\n");
+	if (w->frag[0].failed) {
+		web_log(w, __func__, "the deal overflowed");
+		return WEB_INTERNAL;
+	}
+	vals_show(v, K_has_deal, 1);
+	vals_set(v, K_deal, out_str(&w->frag[0]));
+	return WEB_OK;
+}
+
 web_err page_history(web *w)
 {
 	static history h;
@@ -189,6 +215,8 @@ web_err page_history(web *w)
 	/* inputs: the game, replayed */
 	h.w = w;
 	h.seat = seat;
+	h.viewer = w->game.state.status != BT_PLAYING ? DESCRIBE_EVERYONE
+	           : seat;
 	h.talk_n = h.talk_next = 0;
 	h.first = h.n = h.dropped = 0;
 	if ((e = gather(w, &h)))
@@ -202,6 +230,8 @@ web_err page_history(web *w)
 	snprintf(cut, sizeof cut, "The %d earliest entries are not shown "
 	         "here (the game record has every move).", h.dropped);
 	vals_init(&v);
+	if ((e = dealt(w, &h, &v)))
+		return e;
 	vals_set(&v, K_table_url, table);
 	vals_set(&v, K_record_url, record);
 	vals_set(&v, K_start_url, start);

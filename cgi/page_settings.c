@@ -1,12 +1,13 @@
 /*
  * page_settings.c - GET, POST PREFIX g/ID/settings: how the cookie's seat
  * wants its email (every move, only its turn, a daily digest, none), the
- * address it goes to (this seat's own, no other), and the seat's Atom
- * feed address.
+ * address it goes to (this seat's own, no other), whether it shows its
+ * hand to the crew, and the seat's Atom feed address.
  *
  * POST: the seat comes from the cookie, the form must carry its CSRF
- * token; field notify = every | turn | digest | none.  Then a 303 back
- * here with ?m=saved (so a reload does not post again).
+ * token; field notify = every | turn | digest | none, or show = on | off
+ * (its hand on every seat's table, and the bots plan with it).  Then a
+ * 303 back here with ?m=saved (so a reload does not post again).
  */
 #include <stdio.h>
 #include <string.h>
@@ -59,8 +60,13 @@ static web_err show(web *w, int seat)
 	char csrf[CSRF_TEXT_SIZE], feed[WEB_URL_MAX], self[WEB_URL_MAX];
 	char table[WEB_URL_MAX], name[48];
 	settings_ctx c = { me->notify };
+	unsigned shown;
+	store_error err;
 	vals v;
 	tmpl_data d;
+
+	if (store_shown_get(w->st, w->game.id, &shown, &err) != STORE_OK)
+		return web_store_err(w, __func__, &err);
 
 	if (csrf_make(&w->keys, w->game.id, seat, me->token_gen, csrf,
 	              sizeof csrf) != TOKEN_OK) {
@@ -93,32 +99,55 @@ static web_err show(web *w, int seat)
 	vals_set(&v, K_settings_email, me->email);
 	vals_set(&v, K_settings_feed, feed);
 	vals_rows(&v, K_notify_opt, me->blocked ? 0 : NCHOICES);
+	vals_show(&v, K_hand_shown, shown >> (seat - 1) & 1);
+	vals_set(&v, K_show_hand, shown >> (seat - 1) & 1 ? "off" : "on");
 	v.row = settings_row;
 	v.ctx = &c;
 	d = vals_data(&v);
 	return resp_page(w, 200, "Settings", TPL_SETTINGS, &d);
 }
 
+/* Stores show = on | off: whether the seat's hand is shown. */
+static web_err save_shown(web *w, int seat, const char *hand)
+{
+	store_error err;
+	int on = strcmp(hand, "on") == 0;
+
+	if (!on && strcmp(hand, "off") != 0) {
+		snprintf(w->why, sizeof w->why, "The form did not choose to "
+		         "show your hand or not.");
+		return WEB_BAD_REQUEST;
+	}
+	if (store_shown_set(w->st, w->game.id, seat, on, &err) != STORE_OK)
+		return web_store_err(w, __func__, &err);
+	return WEB_OK;
+}
+
 /* Stores the posted choice; 303 back to the form. */
 static web_err save(web *w, int seat)
 {
 	const char *n = form_get(&w->rq.body, "notify");
+	const char *hand = form_get(&w->rq.body, "show");
 	char to[STORE_ID_LEN + 32];
 	store_notify notify;
 	store_error err;
+	web_err e;
 
 	if (csrf_check(&w->keys, w->game.id, seat,
 	               w->game.seats[seat - 1].token_gen,
 	               form_get(&w->rq.body, "csrf")) != TOKEN_OK)
 		return WEB_BAD_FORM;
-	if (!n || store_notify_parse(n, &notify) < 0) {
+	if (hand && !n) {
+		if ((e = save_shown(w, seat, hand)))
+			return e;
+	} else if (!n || store_notify_parse(n, &notify) < 0) {
 		snprintf(w->why, sizeof w->why, "The form did not choose "
 		         "every, turn, digest or none.");
 		return WEB_BAD_REQUEST;
-	}
-	if (store_set_notify(w->st, w->game.id, seat, notify, &err) !=
-	    STORE_OK)
+	} else if (store_set_notify(w->st, w->game.id, seat, notify, &err) !=
+	           STORE_OK) {
 		return web_store_err(w, __func__, &err);
+	}
 	snprintf(to, sizeof to, "g/%s/settings?m=saved", w->game.id);
 	return resp_redirect(w, to);
 }

@@ -13,7 +13,8 @@ buffertime_fcgi_SOURCES = \
 	cgi/page_act.c cgi/page_record.c cgi/page_error.c \
 	cgi/page_settings.c cgi/page_unsub.c cgi/page_games.c cgi/page_feed.c \
 	cgi/table_view.c cgi/table_life.c cgi/table_talk.c cgi/table_review.c \
-	cgi/table_crew.c \
+	cgi/table_crew.c cgi/table_since.c cgi/table_deal.c \
+	cgi/table_shown.c \
 	cgi/marks.c cgi/marks.h \
 	cgi/live.c \
 	cgi/page_history.c cgi/page_say.c cgi/page_nudge.c cgi/page_standin.c \

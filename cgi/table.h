@@ -10,6 +10,8 @@
  *	table_talk.c   the table talk panel (templates/talk.html)
  *	table_review.c a finished game's review
  *	table_crew.c   a finished game's crew: the games of its rematch chain
+ *	table_since.c  what happened since the seat last looked
+ *	table_deal.c   a finished game's whole deal: every hand, every sweep
  */
 #ifndef BT_TABLE_H
 #define BT_TABLE_H
@@ -88,11 +90,49 @@ web_err table_review(web *w, const table_view *tv, vals *v);
 web_err table_crew(web *w, const table_view *tv, vals *v);
 
 /*
+ * What happened since tv's seat last looked, for its live view
+ * (table_since.c): has_since with since_when ("2 hours ago"), the moves
+ * since in the words viewer may know (describe.h), newest first, a
+ * handful at most (since_list: HTML in this file's static storage until
+ * the next call), and since_more with since_more_text when there are
+ * more; with nothing new, last_move (may be NULL).  Nothing for other
+ * views.  Returns WEB_OK or an error (logged).
+ */
+web_err table_since(web *w, const table_view *tv, int viewer,
+                    const char *last_move, vals *v);
+
+/*
+ * Once the game is over (over: its status now; w->game.state may be the
+ * past one of tv->at), has_deal with deal: a section of every hand in
+ * w->game.state and what each Sensor Sweep up to tv->at saw (HTML in
+ * table_deal.c's static storage until the next call).  Nothing while
+ * the game is in play.  Returns WEB_OK or an error (logged).
+ */
+web_err table_deal(web *w, const table_view *tv, int over, vals *v);
+
+/* Writes the opening of a deal section into o: its heading (when says
+ * at what point, escaped) and every hand of state, viewer's marked; the
+ * caller closes it with "</section>".  For the history's hands as
+ * dealt. */
+void deal_html(out *o, const store_game *g, const bt_game *state,
+               int viewer, const char *when);
+
+/*
  * Renders the table talk panel of a live view (the last
  * TABLE_TALK_SHOWN messages, and the form posting to g/ID/say) into
- * w->frag[3] and sets K_talk in v.  Returns WEB_OK or an error.
+ * w->frag[3] and sets K_talk in v, with the newest message for the
+ * since block (has_talk_newest, talk_newest_who, _when, _iso, _text: a
+ * long one cut short).  Returns WEB_OK or an error.
  */
 web_err table_talk(web *w, const table_view *tv, const forms *f, vals *v);
+
+/*
+ * The hands other seats show to the crew (store_shown_set), and a line
+ * when the viewer's own is shown, on a seat's table of now while the
+ * game is in play (table_shown.c): HTML in that file's static storage
+ * until the next call, in K_shown_hands.  Returns WEB_OK or an error.
+ */
+web_err table_shown(web *w, const table_view *tv, vals *v);
 
 /*
  * live.c: the table page's ETag.  Reads the mark of game w->rq.game (a

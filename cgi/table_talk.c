@@ -10,6 +10,9 @@
 #include "describe.h"
 #include "since.h"
 #include "table.h"
+#include "utf8.h"
+
+enum { TALK_LINE_MAX = 160 };   /* bytes of the newest message told first */
 
 /* The messages of one render: the last TABLE_TALK_SHOWN, oldest first. */
 typedef struct talk_ctx {
@@ -59,6 +62,35 @@ static const char *talk_row(void *ctx, int key, int i)
 	}
 }
 
+/* The newest message, for the since block: who, when, and its words (a
+ * long one cut short, at a whole character). */
+static void newest(talk_ctx *t, vals *v)
+{
+	static char who[48], when[SINCE_MAX + 8], iso[SINCE_ISO_MAX];
+	static char text[TALK_LINE_MAX + 8];
+	const store_chat *c;
+	char ago[SINCE_MAX];
+
+	vals_show(v, K_has_talk_newest, t->n > 0);
+	vals_show(v, K_talk_none, t->n == 0);
+	if (t->n == 0)
+		return;
+	c = &t->c[t->n - 1];
+	snprintf(text, TALK_LINE_MAX + 1, "%s", c->text);
+	if (strlen(c->text) > TALK_LINE_MAX) {
+		utf8_cut_valid(text);
+		snprintf(text + strlen(text), sizeof text - strlen(text),
+		         "\xe2\x80\xa6");
+	}
+	snprintf(when, sizeof when, "%s ago", since_words(store_now() -
+	         c->created, ago, sizeof ago));
+	vals_set(v, K_talk_newest_who, describe_seat(&t->w->game, c->seat,
+	         who, sizeof who));
+	vals_set(v, K_talk_newest_when, when);
+	vals_set(v, K_talk_newest_iso, since_iso(c->created, iso, sizeof iso));
+	vals_set(v, K_talk_newest_text, text);
+}
+
 web_err table_talk(web *w, const table_view *tv, const forms *f, vals *v)
 {
 	static talk_ctx t;
@@ -94,5 +126,6 @@ web_err table_talk(web *w, const table_view *tv, const forms *f, vals *v)
 		return WEB_INTERNAL;
 	}
 	vals_set(v, K_talk, out_str(&w->frag[3]));
+	newest(&t, v);
 	return WEB_OK;
 }

@@ -9,6 +9,7 @@
 
 #include "marks.h"
 #include "moves.h"
+#include "names.h"
 #include "since.h"
 #include "table.h"
 
@@ -253,9 +254,9 @@ static int keep(void *ctx, int seq, int64_t created, const bt_game *before,
 }
 
 /* Replaces w->game's state by the one after tv->at lines, and describes
- * the last moves up to there for tv->seat.  A pending Sensor Sweep
+ * the last moves up to there for viewer.  A pending Sensor Sweep
  * belongs to now: the past has none. */
-static web_err go_back(web *w, const table_view *tv, moves *m)
+static web_err go_back(web *w, const table_view *tv, int viewer, moves *m)
 {
 	static past p;
 	static bt_game at;
@@ -271,7 +272,7 @@ static web_err go_back(web *w, const table_view *tv, moves *m)
 	m->n = 0;
 	for (int i = p.n - 1; i >= 0; i--)
 		describe_action(&p.t[i].before, &p.t[i].after, &p.t[i].a,
-		                &w->game, tv->seat, m->text[m->n++],
+		                &w->game, viewer, m->text[m->n++],
 		                DESCRIBE_MAX);
 	return WEB_OK;
 }
@@ -300,12 +301,49 @@ static void viewer(table_ctx *t, vals *v, char *you, size_t ycap, char *at,
 	vals_set(v, K_at_text, at);
 }
 
+/* Which of its crew's games this is, lower-case into noun ("" for a
+ * crew's first game), and for the heading ("Rematch 2: round 3"). */
+static void game_noun(table_ctx *t, vals *v, char *noun, size_t cap)
+{
+	static char heading[NAMES_NOUN_MAX];
+
+	names_game_noun(t->w->st, &t->w->game, NULL, noun, cap);
+	if (strcmp(noun, "game") == 0)
+		noun[0] = '\0';
+	snprintf(heading, sizeof heading, "%s", noun);
+	if (heading[0] >= 'a' && heading[0] <= 'z')
+		heading[0] = (char)(heading[0] - 'a' + 'A');
+	vals_show(v, K_has_game_noun, noun[0] != '\0');
+	vals_set(v, K_game_noun, heading);
+}
+
+/* The page's title: the turn (a past table: which move), and which of
+ * its crew's games this is. */
+static void page_title(const table_view *tv, const char *turn,
+                       const char *noun, char *buf, size_t cap)
+{
+	char what[224];
+
+	if (tv->at >= 0)
+		snprintf(what, sizeof what, "Move %d of %d", tv->at, tv->lines);
+	else
+		snprintf(what, sizeof what, "%s%s", tv->seat ? ""
+		         : "Watching: ", turn);
+	snprintf(buf, cap, "%s%s%s", what, noun[0] ? " \xe2\x80\x94 " : "",
+	         noun);
+}
+
 web_err table_render(web *w, const table_view *tv, vals *v)
 {
 	static table_ctx t;
 	static forms f;
 	char rules[WEB_URL_MAX];
-	char turn[192], pct[16], you[48], at[128], title[224];
+	char turn[192], pct[16], you[48], at[128], title[288];
+	char noun[NAMES_NOUN_MAX];
+	/* Once over, nothing is secret: every view is told everything,
+	 * the past tables too. */
+	int over = w->game.state.status != BT_PLAYING;
+	int reader = over ? DESCRIBE_EVERYONE : tv->seat;
 	web_err e;
 	tmpl_data d;
 
@@ -314,9 +352,9 @@ web_err table_render(web *w, const table_view *tv, vals *v)
 	memset(&f, 0, sizeof f);
 	f.seat = tv->seat;
 	if (tv->at >= 0)
-		e = go_back(w, tv, &t.m);
+		e = go_back(w, tv, reader, &t.m);
 	else
-		e = moves_recent(w, tv->seat, &t.m);
+		e = moves_recent(w, reader, &t.m);
 	/* Only a seat's live view gets forms (and the CSRF token). */
 	if (e == WEB_OK && TABLE_LIVE(tv))
 		e = forms_init(w, tv->seat, &f);
@@ -324,7 +362,11 @@ web_err table_render(web *w, const table_view *tv, vals *v)
 	          f.nhints == 0);
 	if (e || (e = table_cards(w, tv->seat, &f, v)) ||
 	    (e = table_life(w, tv, &f, v)) || (e = table_talk(w, tv, &f, v)) ||
-	    (e = table_review(w, tv, v)) || (e = table_crew(w, tv, v)))
+	    (e = table_review(w, tv, v)) || (e = table_crew(w, tv, v)) ||
+	    (e = table_since(w, tv, reader, t.m.n ? t.m.text[0] : NULL, v)) ||
+	    (e = table_deal(w, tv, over, v)))
+		return e;
+	if ((e = table_shown(w, tv, v)))       /* hands shown to the crew */
 		return e;
 	status(&t, v);
 	gauges(&t, v, pct, sizeof pct);
@@ -337,12 +379,8 @@ web_err table_render(web *w, const table_view *tv, vals *v)
 	vals_show(v, K_has_moves, t.m.n > 0);
 	v->row = table_row;
 	v->ctx = &t;
+	game_noun(&t, v, noun, sizeof noun);
+	page_title(tv, turn, noun, title, sizeof title);
 	d = vals_data(v);
-	if (tv->at >= 0)
-		snprintf(title, sizeof title, "Move %d of %d", tv->at,
-		         tv->lines);
-	else
-		snprintf(title, sizeof title, "%s%s", tv->seat ? ""
-		         : "Watching: ", turn);
 	return resp_page(w, 200, title, TPL_TABLE, &d);
 }

@@ -225,10 +225,10 @@ static const char *const sql_text[SQL__MAX] = {
 	[SQL_HINTS_DROP] =
 		"DELETE FROM hints WHERE game = ?1 AND seq = ?2",
 	[SQL_HINT_PUT] =
-		"INSERT INTO hints (game, seq, option, action, verb, card, chance)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+		"INSERT INTO hints (game, seq, option, action, verb, card, chance,"
+		" games) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
 	[SQL_HINTS_GET] =
-		"SELECT action, verb, card, chance FROM hints"
+		"SELECT action, verb, card, chance, games FROM hints"
 		" WHERE game = ?1 AND seq = ?2 ORDER BY option LIMIT ?3",
 	[SQL_JOB_NEXT] =
 		"SELECT min(due) FROM jobs WHERE done IS NULL",
@@ -275,6 +275,16 @@ static const char *const sql_text[SQL__MAX] = {
 		"SELECT game FROM creations WHERE once = ?1",
 	[SQL_CREATION_ADD] =
 		"INSERT INTO creations (once, game) VALUES (?1, ?2)",
+	/* store_life.c: a seat shows its hand to the crew, or stops; the
+	 * game's updated time moves while it plays, so the tables left
+	 * open (their ETag) show it */
+	[SQL_SHOWN_SET] =
+		"UPDATE seats SET shown = ?3 WHERE game = ?1 AND seat = ?2",
+	[SQL_SHOWN_TOUCH] =
+		"UPDATE games SET updated = ?2 WHERE id = ?1"
+		" AND status = 'playing'",
+	[SQL_SHOWN_GET] =
+		"SELECT seat FROM seats WHERE game = ?1 AND shown = 1",
 };
 
 store_rc store_fail(store_error *err, store_rc rc, const char *fmt, ...)

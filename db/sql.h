@@ -102,6 +102,10 @@ enum sql_stmt {
 	/* store_create.c: the forms that made games */
 	SQL_CREATION_GET,
 	SQL_CREATION_ADD,
+	/* store_life.c: hands shown to the crew */
+	SQL_SHOWN_SET,
+	SQL_SHOWN_TOUCH,
+	SQL_SHOWN_GET,
 	SQL__MAX
 };
 

@@ -391,6 +391,20 @@ typedef struct store_chat {
 store_rc store_chat_add(store *s, const char *id, int seat,
                         const char *text, store_error *err);
 
+/*
+ * Seat of game id shows its hand to the crew (on 1) or stops (on 0):
+ * while on, every seat's table shows that hand and the bots plan with it
+ * (the hand only: never what the seat's Sensor Sweep showed).  While the
+ * game is in play its updated time moves, so the tables left open change.
+ * STORE_NOT_FOUND if there is no such seat.
+ */
+store_rc store_shown_set(store *s, const char *id, int seat, int on,
+                         store_error *err);
+
+/* The seats of game id that show their hand: bit s-1 for seat s. */
+store_rc store_shown_get(store *s, const char *id, unsigned *shown,
+                         store_error *err);
+
 /* Calls fn for game id's messages with seq > after_seq (-1: all), in
  * order; fn returns nonzero to stop.  Safe from a store_mail_fn. */
 store_rc store_chat_list(store *s, const char *id, int after_seq,

@@ -115,6 +115,8 @@ typedef struct store_hint {
 	                                     * "2 special X04" */
 	int verb, card;                     /* bt_verb, bt_card */
 	double chance;                      /* 0..1 */
+	int games;                          /* drawn games it was counted
+	                                     * over; 0 if not known */
 } store_hint;
 
 /* Keeps the n hints of game id for the turn when it had seq lines, in
@@ -134,6 +136,21 @@ store_rc store_append_as(store *s, const char *id, int expected_seq,
                          const bt_action *a, const char *made_by,
                          store_mail_fn mail_fn, void *ctx,
                          store_game *after, store_error *err);
+
+/*
+ * A bot's move and its line of table talk in one transaction, so that
+ * neither is ever stored without the other: say (NULL or "": nothing)
+ * is said by a->seat just before the move, at the game's expected_seq
+ * lines (so the move's emails, which mail_fn composes inside, quote it),
+ * then the move is appended as store_append_as does.  Over the seat's
+ * table talk limit the line is left out and the move made all the same.
+ * *said (may be NULL) is 1 if the line is at the table then (said now,
+ * or the same words a moment ago), else 0.  Any failure stores neither.
+ */
+store_rc store_append_saying(store *s, const char *id, int expected_seq,
+                             const bt_action *a, const char *made_by,
+                             const char *say, store_mail_fn mail_fn,
+                             void *ctx, int *said, store_error *err);
 
 /* Who chose each line of game id: by[seq] is 'b' (a bot), 's' (a
  * stand-in) or 0 (the seat's player), for seq < cap (by is zeroed

@@ -25,7 +25,7 @@ store_rc sql_queue_hints(store *s, const char *id, int practice,
 
 static int hint_ok(const store_hint *h)
 {
-	return h->chance >= 0.0 && h->chance <= 1.0 &&
+	return h->chance >= 0.0 && h->chance <= 1.0 && h->games >= 0 &&
 	       memchr(h->action, '\0', sizeof h->action) && h->action[0];
 }
 
@@ -41,6 +41,7 @@ static store_rc put_one(store *s, const char *id, int seq, int option,
 	sqlite3_bind_int(st, 5, h->verb);
 	sqlite3_bind_int(st, 6, h->card);
 	sqlite3_bind_double(st, 7, h->chance);
+	sqlite3_bind_int(st, 8, h->games);
 	int rc = sql_run(s, SQL_HINT_PUT);
 	return rc == SQLITE_DONE ? STORE_OK
 	       : store_sqlite_fail(s, rc, "keeping a hint", err);
@@ -93,6 +94,7 @@ store_rc store_hints_get(store *s, const char *id, int seq, store_hint *out,
 		h->verb = sqlite3_column_int(st, 1);
 		h->card = sqlite3_column_int(st, 2);
 		h->chance = sqlite3_column_double(st, 3);
+		h->games = sqlite3_column_int(st, 4);
 		(*n)++;
 	}
 	sqlite3_reset(st);

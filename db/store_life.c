@@ -572,3 +572,51 @@ store_rc store_rematch(store *s, const char *id, store_seat_mail_fn fn,
 		*created = rc == STORE_OK && made;
 	return rc;
 }
+
+/* ---- hands shown to the crew -------------------------------------------- */
+
+store_rc store_shown_set(store *s, const char *id, int seat, int on,
+                         store_error *err)
+{
+	store_rc rc;
+
+	if ((rc = sql_begin(s, err)))
+		return rc;
+	sqlite3_stmt *st = sql_get(s, SQL_SHOWN_SET);
+	sql_bind_text(st, 1, id, -1);
+	sqlite3_bind_int(st, 2, seat);
+	sqlite3_bind_int(st, 3, on != 0);
+	rc = seat_update(s, SQL_SHOWN_SET, "saving whether the hand is shown",
+	                 id, seat, err);
+	if (rc == STORE_OK) {
+		st = sql_get(s, SQL_SHOWN_TOUCH);
+		sql_bind_text(st, 1, id, -1);
+		sqlite3_bind_int64(st, 2, store_now());
+		int src = sql_run(s, SQL_SHOWN_TOUCH);
+		if (src != SQLITE_DONE)
+			rc = store_sqlite_fail(s, src, "noting the change",
+			                       err);
+	}
+	if (rc == STORE_OK)
+		return sql_commit(s, err);
+	sql_rollback(s);
+	return rc;
+}
+
+store_rc store_shown_get(store *s, const char *id, unsigned *shown,
+                         store_error *err)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_SHOWN_GET);
+	int rc;
+
+	*shown = 0;
+	sql_bind_text(st, 1, id, -1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int seat = sqlite3_column_int(st, 0);
+		if (seat >= 1 && seat <= BT_MAX_PLAYERS)
+			*shown |= 1u << (seat - 1);
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? STORE_OK
+	       : store_sqlite_fail(s, rc, "reading the hands shown", err);
+}

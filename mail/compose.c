@@ -17,7 +17,9 @@
 
 #include "compose.h"
 #include "compose_menu.h"
+#include "compose_table.h"
 #include "describe.h"
+#include "names.h"
 #include "utf8.h"
 
 enum {
@@ -32,6 +34,8 @@ enum {
 	/* ... and of a block link: its address may be all escapes */
 	BLOCK_URL_MAX = URL_MAX + 3 * STORE_EMAIL_MAX,
 	LINE_MAX_BODY = 990,   /* a body line (RFC 5322: 998 with CRLF) */
+	/* body left for what follows the table: link, menu, footer */
+	AFTER_TABLE = 2500,
 	SUBJECT_RAW = 512,     /* a subject before it is cut to fit */
 	HOUR = 3600,
 	DAY = 86400
@@ -209,6 +213,21 @@ static void put_wait(text *t, int64_t secs)
 	    n == 1 ? "" : "s");
 }
 
+/* The table as seat sees it in s (compose_table.h), where it leaves
+ * room for the rest; else the totals alone (a move never fails over it). */
+static void put_table(text *t, const store_game *g, const bt_game *s,
+                      int seat)
+{
+	char *tb = malloc(COMPOSE_TABLE_MAX);
+
+	if (tb && compose_table(g, s, seat, tb, COMPOSE_TABLE_MAX) == 0 &&
+	    t->len + strlen(tb) + AFTER_TABLE < t->cap)
+		put(t, "\n%s", tb);
+	else
+		totals(t, s);
+	free(tb);
+}
+
 /* ---- a letter: recipient, greeting, link, footer -------------------------- */
 
 static const char *const notify_words[STORE_NOTIFY__MAX] = {
@@ -227,7 +246,7 @@ typedef struct letter {
 	text t;
 	char crew[CREW_MAX];     /* the others, for the body */
 	char with[CREW_MAX];     /* the others, for the subject */
-	char noun[COMPOSE_NOUN_MAX];  /* "game", "rematch 2": which one */
+	char noun[NAMES_NOUN_MAX];  /* "game", "rematch 2": which one */
 } letter;
 
 static void letter_open(letter *l, const compose_ctx *c, const store_game *g,
@@ -242,7 +261,7 @@ static void letter_open(letter *l, const compose_ctx *c, const store_game *g,
 	snprintf(m->to, sizeof m->to, "%s", g->seats[seat - 1].email);
 	crew(g, seat, " and ", l->crew);
 	crew(g, seat, ", ", l->with);
-	compose_game_noun(c->st, g, NULL, l->noun, sizeof l->noun);
+	names_game_noun(c->st, g, NULL, l->noun, sizeof l->noun);
 	text_init(&l->t, m->body, sizeof m->body);
 	if (name[0])
 		put(&l->t, "Hello %s,\n\n", name);
@@ -265,19 +284,29 @@ static void seat_link(letter *l)
 	    "seat):\n%s\n", url);
 }
 
-/* Where the game was won or lost: the table's review, once the worker
- * has gone over the game (its section is #review). */
+/* Where the game was won or lost: the review's biggest turning point
+ * if the worker has gone over the game already, else where its review
+ * will be (the table's #review); then how to play again. */
 static void review_link(letter *l)
 {
-	char url[URL_MAX];
+	char url[URL_MAX], turn[COMPOSE_TABLE_MAX];
 
 	if (compose_seat_url(l->c, l->g, l->seat, url, sizeof url)) {
 		l->t.over = 1;
 		return;
 	}
-	put(&l->t, "\nWhere was it won or lost? A bot goes over the game move "
-	    "by move; in a\nminute or two its review is on the table:\n"
-	    "%s#review\n", url);
+	if (compose_turning_point(l->c->st, l->g, l->seat, turn,
+	                          sizeof turn) == 1)
+		put(&l->t, "\nWhere was it won or lost? The biggest turning "
+		    "point of the review:\n%sThe whole review is on the "
+		    "table:\n%s#review\n", turn, url);
+	else
+		put(&l->t, "\nWhere was it won or lost? A bot goes over the game "
+		    "move by move; in a\nminute or two its review is on the "
+		    "table:\n%s#review\n", url);
+	put(&l->t, "\nPlay again? The same crew, a new deal: press \"Play "
+	    "again\" on the table\n(everyone gets their new link by email):"
+	    "\n%s\n", url);
 }
 
 /* The footer every email ends with; returns 1, or -1 if the letter did
@@ -330,6 +359,7 @@ typedef struct story {
 	int after_seat;     /* keep only moves after this seat's last (0: all) */
 	int64_t from;       /* ... and made at or after this time */
 	int last;           /* line of after_seat's last move, -1: none */
+	char own[DESCRIBE_MAX];  /* that move, told to its maker */
 	int moves;          /* moves kept, the dropped ones counted */
 	char move[MOVES_KEPT][DESCRIBE_MAX];
 	int talk_from_seq;  /* messages said with at least this many lines */
@@ -361,6 +391,10 @@ static int story_move(void *ctx, int seq, int64_t created,
 	if (s->after_seat && a->seat == s->after_seat) {
 		s->last = seq;
 		s->moves = 0;
+		/* its only word of it when it moved by reply (inbound_answer.c) */
+		describe_own_action(before, after, a, s->g, s->own,
+		                    sizeof s->own);
+		utf8_cut_valid(s->own);
 		return 0;
 	}
 	if (created < s->from)
@@ -505,12 +539,14 @@ static int mail_turn(const compose_ctx *c, const store_game *g,
 	letter_open(&l, c, g, seat, "turn", m);
 	subject(m, "Buffer Time: your turn (round %d, %s with %s)",
 	        after->round, l.noun, l.with);
-	put(&l.t, "It is your turn in the game with %s.\n\n%s:\n", l.crew,
-	    s->last < 0 ? "What happened since the game began"
-	                : "What happened since your last turn");
+	put(&l.t, "It is your turn in the game with %s.\n\n", l.crew);
+	if (s->last >= 0)
+		put(&l.t, "Your last move: %s.\n\n", s->own);
+	put(&l.t, "%s:\n", s->last < 0 ? "What happened since the game began"
+	                               : "What happened since your last turn");
 	put_moves(&l, s);
 	put_talk(&l, s, "since then");
-	totals(&l.t, after);
+	put_table(&l.t, g, after, seat);
 	at = l.t.len;
 	seat_link(&l);
 	/* the move makes the game's seq one more */
@@ -610,7 +646,7 @@ int compose_seat(const compose_ctx *c, const store_game *g, int seat,
 	letter_open(&l, c, g, seat, "seat", out);
 	if (rematch_of) {
 		/* the chain names the new game only once it is made */
-		compose_game_noun(c->st, g, rematch_of, l.noun, sizeof l.noun);
+		names_game_noun(c->st, g, rematch_of, l.noun, sizeof l.noun);
 		subject(out, "Buffer Time: %s with %s", l.noun, l.with);
 	} else {
 		subject(out, "Buffer Time: your seat in a new %s with %s",
@@ -655,7 +691,7 @@ int compose_reminder(void *ctx, const store_game *g, int nth,
 	put(&l.t, " in the game with %s.\n", l.crew);
 	if (nth >= 2)
 		put(&l.t, "This is the last reminder for this turn.\n");
-	totals(&l.t, &g->state);
+	put_table(&l.t, g, &g->state, seat);
 	at = l.t.len;
 	seat_link(&l);
 	return with_menu(c, g, &g->state, seat, g->seq, out, at,
@@ -681,7 +717,7 @@ int compose_nudge(const compose_ctx *c, const store_game *g, int from_seat,
 	    sizeof n), l.crew);
 	put_wait(&l.t, store_now() - g->turn_since);
 	put(&l.t, ".\n");
-	totals(&l.t, &g->state);
+	put_table(&l.t, g, &g->state, seat);
 	at = l.t.len;
 	seat_link(&l);
 	return with_menu(c, g, &g->state, seat, g->seq, out, at,

@@ -8,11 +8,14 @@
  * their own move, but everyone gets the result; a seat with no address
  * or with notify "none" nothing):
  *   turn      the seat the move hands the turn to (notify every or turn):
- *             the moves since that seat's last turn in words, the table
- *             talk since then, the totals, and the seat's link
+ *             its own last move (a move by reply gets no answer of its
+ *             own then: inbound_answer.c), the moves since in words, the
+ *             table talk since then, the table (compose_table.h), and
+ *             the seat's link
  *   move      every other seat with notify every: the move and who is next
  *   over      every seat, the last mover too, when the game ends: the
- *             result and the record link
+ *             result, the record link, the review (its biggest turning
+ *             point once it is in) and the table's "Play again"
  *   reminder  the seat to move, after the game's interval, twice at most
  *   nudge     the seat to move, when another player presses "nudge"
  *   digest    once a day, for notify digest: what happened since the last
@@ -96,17 +99,5 @@ int compose_unsub_url(const compose_ctx *c, const char *game_id, int seat,
  * block_key_make of its store_address_key); 0, or -1. */
 int compose_block_url(const compose_ctx *c, const char *address, char *url,
                       size_t cap);
-
-/*
- * What the game is among its crew's (store_crew), for subjects and
- * lists: "game" (the first), "rematch" (the first "play again"),
- * "rematch 2", ..., each with "practice " before it on a practice
- * table.  rematch_of, if not NULL, is the game g is being made as a
- * rematch of (the chain does not name g yet).  0, or -1 if the store
- * could not say (buf then names it as a first game) or buf is short.
- */
-enum { COMPOSE_NOUN_MAX = 40 };
-int compose_game_noun(store *st, const store_game *g, const char *rematch_of,
-                      char *buf, size_t cap);
 
 #endif

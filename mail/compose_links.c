@@ -1,8 +1,7 @@
 /*
  * compose_links.c - the links in emails (compose.h): a seat's signed
  * link to its table, the one-click unsubscribe, and the block link for
- * an address that never asked for our mail; and the name that tells a
- * crew's games apart (a rematch, a practice table).
+ * an address that never asked for our mail.
  */
 #include <stdio.h>
 #include <string.h>
@@ -82,30 +81,4 @@ int compose_block_url(const compose_ctx *c, const char *address, char *url,
 		return -1;
 	w = snprintf(url + n, cap - n, "&k=%s", mac);
 	return w < 0 || (size_t)w >= cap - n ? -1 : 0;
-}
-
-/* ---- which of the crew's games --------------------------------------- */
-
-int compose_game_noun(store *st, const store_game *g, const char *rematch_of,
-                      char *buf, size_t cap)
-{
-	store_error err;
-	int before = 0, rc = 0, n;
-
-	if (!g || cap == 0)
-		return -1;
-	if (st && (rematch_of ? store_crew_place(st, rematch_of, &before, &err)
-	                      : store_crew_place(st, g->id, &before, &err)))
-		rc = -1;        /* named as a first game: never a wrong number */
-	if (rematch_of && rc == 0)
-		before++;       /* the new game, not linked to yet */
-	if (rc)
-		before = 0;
-	if (before <= 1)
-		n = snprintf(buf, cap, "%s%s", g->practice ? "practice " : "",
-		             before ? "rematch" : "game");
-	else
-		n = snprintf(buf, cap, "%srematch %d",
-		             g->practice ? "practice " : "", before);
-	return n < 0 || (size_t)n >= cap ? -1 : rc;
 }

@@ -4,7 +4,9 @@
  * sender is checked; the written text is read as a move, a Sensor Sweep
  * order and table talk; what it asks is done through the store with the
  * answer queued in the same transaction (store_take_reply), so every
- * reply a person writes gets one answer and does its work once.
+ * reply a person writes gets one answer (a move's is the seat's next
+ * email when it gets one each turn: inbound_answer.c) and does its work
+ * once.
  *
  * What `buffertime inbound` (cli/inbound.c) runs for the message an MTA
  * pipes to it.  The result is a sysexits(3) code the MTA understands.

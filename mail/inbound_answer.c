@@ -99,6 +99,22 @@ static void put_say_address(inbound_job *j, int seq)
 		    "for the table.\n");
 }
 
+/* 1 if the seat hears of its move after in the email the move itself
+ * brings it (the result, to every seat with an address) or in its next
+ * turn email, which opens with its last move (compose.c): an answer too
+ * would make two emails a turn.  Who gets turn emails is compose.h's. */
+static int told_later(const inbound_job *j, const bt_game *after)
+{
+	const store_seat *p = &j->g.seats[j->tok.seat - 1];
+
+	if (!p->email[0] || p->blocked || p->notify == STORE_NOTIFY_NONE)
+		return 0;
+	if (after->status != BT_PLAYING)
+		return 1;
+	return after->turn != j->tok.seat && (p->notify == STORE_NOTIFY_EVERY
+	       || p->notify == STORE_NOTIFY_TURN);
+}
+
 int answer_done(inbound_job *j, const bt_action *a)
 {
 	bt_game after = j->g.state;
@@ -109,6 +125,8 @@ int answer_done(inbound_job *j, const bt_action *a)
 		snprintf(j->why, sizeof j->why, "%s", gerr.why);
 		return -1;
 	}
+	if (told_later(j, &after))
+		return 0;       /* j->answer stays empty: no answer */
 	/* told to the mover: "you got to work", "into your hand" */
 	describe_own_action(&j->g.state, &after, a, &j->g, what, sizeof what);
 	begin(j);

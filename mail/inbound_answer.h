@@ -30,7 +30,8 @@ typedef struct inbound_job {
 } inbound_job;
 
 /* Each writes j->answer.  answer_done returns 0 if a is legal now (the
- * answer says what it did), else -1 and writes nothing. */
+ * answer says what it did; none when the seat's next email tells it,
+ * so that a turn is one email), else -1 and writes nothing. */
 int answer_done(inbound_job *j, const bt_action *a);
 void answer_illegal(inbound_job *j);
 void answer_look(inbound_job *j, bt_card card);

@@ -3,6 +3,7 @@
 mail_libmail_a_SOURCES = \
 	mail/compose.c mail/compose.h mail/compose_links.c \
 	mail/compose_menu.c mail/compose_menu.h mail/loop.h \
+	mail/compose_table.c mail/compose_table.h \
 	mail/message.c mail/message.h \
 	mail/send.c mail/send.h \
 	mail/mailer.c mail/mailer.h mail/courier.c mail/courier.h
@@ -32,6 +33,16 @@ tests_check_compose_menu_CFLAGS = $(STORE_TEST_CFLAGS) $(WORDS_CFLAGS) \
 	-I$(top_srcdir)/mail -I$(top_srcdir)/cgi
 tests_check_compose_menu_LDADD = $(MAIL_LIBS) $(CHECK_LIBS)
 UNIT_TESTS += tests/check_compose_menu
+
+# The table in a turn email's text, one email per move for each seat
+# (moves by reply too), and the game-over email (issue 23).
+tests_check_compose_table_SOURCES = tests/check_compose_table.c \
+	tests/rig.c tests/rig.h tests/fixture.c tests/fixture.h
+tests_check_compose_table_CFLAGS = $(STORE_TEST_CFLAGS) $(WORDS_CFLAGS) \
+	-I$(top_srcdir)/mail
+tests_check_compose_table_LDADD = $(INBOUND_LIBS) $(MAIL_LIBS) \
+	$(CHECK_LIBS)
+UNIT_TESTS += tests/check_compose_table
 
 # Helpers of the shell tests and the benchmark: an outbox filler that
 # plays real moves, and the fastest fake sendmail.
@@ -79,6 +90,11 @@ tests_check_inbound_CFLAGS = $(TEST_CFLAGS) $(GMIME_CFLAGS) \
 	$(WORDS_CFLAGS) -I$(top_srcdir)/mail
 tests_check_inbound_LDADD = $(INBOUND_LIBS) $(CHECK_LIBS)
 UNIT_TESTS += tests/check_inbound
+tests_check_reply_text_SOURCES = tests/check_reply_text.c
+tests_check_reply_text_CFLAGS = $(TEST_CFLAGS) $(WORDS_CFLAGS) \
+	-I$(top_srcdir)/mail
+tests_check_reply_text_LDADD = $(INBOUND_LIBS) $(CHECK_LIBS)
+UNIT_TESTS += tests/check_reply_text
 
 # Replies acted on (buffertime inbound): the token, the sender, the
 # move, the answer (mail/inbound_act.c, inbound_answer.c), and its tests

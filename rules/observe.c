@@ -114,8 +114,8 @@ static void know_hand(bt_obs *o, const bt_game *g, int s)
 			bit_clear(o->unseen, (bt_card)c);
 }
 
-static int observe_top(const bt_game *g, int seat, unsigned told, int top,
-                       bt_obs *o)
+static int observe_top(const bt_game *g, int seat, unsigned told,
+                       unsigned swept, int top, bt_obs *o)
 {
 	bt_game *t = &o->table;
 
@@ -137,9 +137,12 @@ static int observe_top(const bt_game *g, int seat, unsigned told, int top,
 		if (!(o->told >> (s - 1) & 1))
 			continue;
 		know_hand(o, g, s);
-		if (top < g->known_top[s - 1])
-			top = g->known_top[s - 1];
 	}
+	/* what the others' sweeps showed, as they told it */
+	for (int s = 1; s <= g->players; s++)
+		if (s != seat && (swept >> (s - 1) & 1) &&
+		    top < g->known_top[s - 1])
+			top = g->known_top[s - 1];
 	for (int c = 0; c < BT_CARD_COUNT; c++)
 		if (bit_has(g->box, (bt_card)c))
 			bit_clear(o->unseen, (bt_card)c);
@@ -164,18 +167,25 @@ static int observe_top(const bt_game *g, int seat, unsigned told, int top,
 
 int bt_observe(const bt_game *g, int seat, bt_obs *o)
 {
-	return observe_top(g, seat, 0, 0, o);
+	return observe_top(g, seat, 0, 0, 0, o);
 }
 
 int bt_observe_sweep(const bt_game *g, int seat, bt_obs *o)
 {
-	return observe_top(g, seat, 0, BT_SWEEP_CARDS, o);
+	return observe_top(g, seat, 0, 0, BT_SWEEP_CARDS, o);
 }
 
 int bt_observe_told(const bt_game *g, int seat, unsigned told, int sweep,
                     bt_obs *o)
 {
-	return observe_top(g, seat, told, sweep ? BT_SWEEP_CARDS : 0, o);
+	return observe_top(g, seat, told, told, sweep ? BT_SWEEP_CARDS : 0, o);
+}
+
+int bt_observe_heard(const bt_game *g, int seat, unsigned hands,
+                     unsigned sweeps, int sweep, bt_obs *o)
+{
+	return observe_top(g, seat, hands, sweeps, sweep ? BT_SWEEP_CARDS : 0,
+	                   o);
 }
 
 /* ---- sampling ------------------------------------------------------------ */

@@ -34,7 +34,7 @@ typedef struct bt_obs {
 	uint8_t players;
 	uint8_t hand_size[BT_MAX_PLAYERS];  /* every seat's, public */
 	uint64_t hand;                      /* the seat's own cards */
-	uint8_t told;   /* bit s-1: seat s told its hand and its sweeps */
+	uint8_t told;   /* bit s-1: seat s told its hand */
 	/* the Shift Deck cards whose place the seat knows */
 	uint8_t known_top_n;                /* top first */
 	bt_card known_top[BT_SWEEP_CARDS];
@@ -77,6 +77,15 @@ int bt_observe_sweep(const bt_game *g, int seat, bt_obs *o);
  */
 int bt_observe_told(const bt_game *g, int seat, unsigned told, int sweep,
                     bt_obs *o);
+
+/*
+ * As bt_observe_told(), with the hands and the sweeps told apart: the
+ * seat heard the hands of the seats in hands, and the top cards that the
+ * Sensor Sweeps of the seats in sweeps showed.  A person who shows the
+ * crew their hand tells the hand only (o->told is hands).
+ */
+int bt_observe_heard(const bt_game *g, int seat, unsigned hands,
+                     unsigned sweeps, int sweep, bt_obs *o);
 
 /* Random numbers for sampling: a uniform integer in 0..bound-1 for
  * 1 <= bound <= 256, from the caller's own generator (ctx). */

@@ -168,6 +168,128 @@ req "${jar[1]}" GET "${links[0]}"
 check "Ann's link takes her seat back" \
 	test "$(sql "SELECT standin_since FROM seats WHERE game = '$game' AND seat = 1")" = 0
 
+# ---- a hand shown to the crew, and the bot's table talk ---------------------------
+req "" POST "${base}new" "name1=Ann&email1=ann%40example.org&name2=Cy&email2=cy%40example.org&bot3=1&first=1"
+expect_code "create Ann, Cy and a bot" 200
+game=$(sql "SELECT game FROM seats WHERE seat = 3 AND bot = 'search'")
+mapfile -t links < <(grep -o "${base}g/$game?t=[A-Za-z0-9_-]*" "$tmp/b" | awk '!seen[$0]++')
+jar=("" "$tmp/jar.talk1" "$tmp/jar.talk2")
+for s in 1 2; do
+	req "${jar[$s]}" GET "${links[$((s - 1))]}"
+	expect_code "seat $s of the talking game opens its link" 303
+done
+# shown_section: the shown hands of the page in $tmp/b
+shown_section() {
+	sed -n '/id="shown-hands"/,/<\/section>/p' "$tmp/b"
+}
+# hand SEAT: the card ids of SEAT's hand now, one a line
+hand() {
+	"$BUFFERTIME" admin --db "$db" show "$game" --seat "$1" |
+		jq -r --arg s "$1" '.hands[$s][]'
+}
+# valid NAME: the page in $tmp/b is valid HTML (if tidy is installed)
+valid() {
+	local msg
+	command -v tidy >/dev/null 2>&1 || return 0
+	msg=$(tidy -q -e -utf8 --show-warnings yes --show-info no \
+		--drop-empty-elements no --drop-empty-paras no "$tmp/b" 2>&1 |
+		grep -v 'proprietary attribute "inputmode"')
+	check "$1 is valid HTML (tidy): $(printf '%s' "$msg" | head -n 3)" test -z "$msg"
+}
+# show SEAT on|off: the seat's settings form that shows its hand, or not
+show() {
+	page_url=${base}g/$game/settings
+	req "${jar[$1]}" GET "$page_url"
+	if form pick "show=$2" '/settings$'; then
+		req "${jar[$1]}" POST "$form_url" "$form_body"
+		expect_code "seat $1 sends show=$2" 303
+	else
+		not_ok "no show=$2 form on seat $1's settings page"
+	fi
+}
+page 2
+check "no hand shown before anyone chose to" test -z "$(shown_section)"
+page_url=${base}g/$game/settings
+req "${jar[1]}" GET "$page_url"
+check "the settings page offers to show the hand" \
+	grep -q 'Show my hand to the crew' "$tmp/b"
+check "... and says what was seen stays seen" \
+	grep -q 'what the others have already seen, they have seen' "$tmp/b"
+valid "the settings page"
+show 1 on
+check "the store keeps it" \
+	test "$(sql "SELECT shown FROM seats WHERE game = '$game' AND seat = 1")" = 1
+page 2
+shown_section >"$tmp/shown"
+valid "Cy's table with Ann's hand"
+n=0
+while read -r c; do
+	n=$((n + 1))
+	grep -q "card-id\">$c<" "$tmp/shown" || not_ok "Cy's table lacks Ann's card $c"
+done < <(hand 1)
+check "Cy's table shows Ann's hand ($n cards)" test "$n" -gt 0
+check "... under her name" grep -q 'Ann, seat 1' "$tmp/shown"
+page 1
+check "Ann's table says her hand is shown" grep -q 'Your hand is shown to the crew' "$tmp/b"
+check "... and shows no other hand (Cy did not show his)" test -z "$(shown_section)"
+show 1 off
+page 2
+check "once Ann stops, Cy's table shows no hand of hers" test -z "$(shown_section)"
+show 1 on
+# the whole game: Ann and Cy on their tables, the bot by the worker
+waited=0
+for _ in $(seq 600); do
+	s=$(turn_seat)
+	[ "$s" = 0 ] && break
+	if [ "$s" = 3 ]; then
+		sleep 0.2
+		waited=$((waited + 1))
+		[ "$waited" -lt 1500 ] || break
+		continue
+	fi
+	step || { not_ok "seat $s could not move in the talking game"; break; }
+done
+check "the talking game ended" test "$(turn_seat)" = 0
+talks=$(sql "SELECT count(*) FROM chat WHERE game = '$game' AND seat = 3")
+echo "the bot said $talks lines in $(lines) moves"
+check "the bot talked at least once" test "$talks" -ge 1
+check "... at most once a move of its own" \
+	test "$(sql "SELECT count(*) FROM (SELECT at_seq FROM chat WHERE game = '$game' AND seat = 3 GROUP BY at_seq HAVING count(*) > 1)")" = 0
+check "... each line said just before a move of its own" \
+	test "$(sql "SELECT count(*) FROM chat AS c WHERE c.game = '$game' AND c.seat = 3 AND NOT EXISTS (SELECT 1 FROM actions AS a WHERE a.game = c.game AND a.seq = c.at_seq AND a.seat = 3 AND a.made_by = 'bot')")" = 0
+# No line names a card Cy (who never showed his hand) held when it was
+# said, unless the bot held one of that name too.  The hands then come
+# from the record replayed up to the line (the seed is out: it is over).
+awk 'match($0, /^\tSIDE\(([0-9]+), "[^"]*"/) { split(substr($0, RSTART, RLENGTH), f, "\""); print "P" substr($0, RSTART + 6, 2) "\t" f[2] }
+	match($0, /^\tABILITY\(([0-9]+), [A-Z_]+, "[^"]*"/) { split(substr($0, RSTART, RLENGTH), f, "\""); print "X" substr($0, RSTART + 9, 2) "\t" f[2] }' \
+	"$SRCDIR/rules/cards.c" >"$tmp/names"
+check "the card names are read (46 hand cards)" test "$(wc -l <"$tmp/names")" = 46
+"$BUFFERTIME" admin --db "$db" export "$game" >"$tmp/talk.rec" 2>"$tmp/err"
+card_name() {
+	awk -F'\t' -v id="$1" '$1 == id { print $2 }' "$tmp/names"
+}
+leaks=0
+checked=0
+while IFS=$'\t' read -r at text; do
+	awk -v n="$at" '/^[0-9]/ { if (k++ >= n) next } { print }' "$tmp/talk.rec" |
+		"$BUFFERTIME" replay - >"$tmp/at.json" 2>"$tmp/err" ||
+		{ not_ok "the record does not replay to line $at"; continue; }
+	mine=$(jq -r '.hands["3"][]' "$tmp/at.json" | while read -r c; do card_name "$c"; done)
+	while read -r c; do
+		nm=$(card_name "$c")
+		[ -n "$nm" ] || continue
+		printf '%s\n' "$mine" | grep -qxF -- "$nm" && continue
+		if printf '%s\n' "$text" | grep -qF -- "$nm"; then
+			not_ok "the bot's line at move $at names Cy's hidden $c: $text"
+			leaks=$((leaks + 1))
+		fi
+	done < <(jq -r '.hands["2"][]' "$tmp/at.json")
+	checked=$((checked + 1))
+done < <(sql "SELECT at_seq || char(9) || text FROM chat WHERE game = '$game' AND seat = 3 ORDER BY seq")
+check "every bot line checked against Cy's hand ($checked), none names his cards" \
+	test "$checked" = "$talks" -a "$leaks" = 0
+sql "SELECT text FROM chat WHERE game = '$game' AND seat = 3 ORDER BY seq LIMIT 3" | sed 's/^/  the bot: /'
+
 # ---- the calibration bench, small ------------------------------------------------
 # (make check builds it beside the tool)
 calibration=$(dirname "$BUFFERTIME")/bench/calibration

@@ -549,7 +549,7 @@ START_TEST(test_turn_mail_tells_since_last_turn)
 	ck_assert_ptr_nonnull(strstr(m->body, "Bob: fresh news: Grüße ☕\n"));
 	ck_assert_ptr_nonnull(strstr(m->body, "Cyd: and mine\n"));
 	ck_assert_ptr_null(strstr(m->body, "old news"));
-	ck_assert_ptr_nonnull(strstr(m->body, "Round 1. Effort "));
+	ck_assert_ptr_nonnull(strstr(m->body, "The table, round 1 "));
 	ck_assert_ptr_nonnull(strstr(m->body, "Leisure 0 of the goal of 20"));
 	ck_assert_int_eq(s.n, 1);
 }

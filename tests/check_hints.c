@@ -141,6 +141,8 @@ START_TEST(test_hints_the_worker_weighs_every_option)
 	ck_assert_int_le(n, legal_n);
 	for (int i = 0; i < n; i++) {
 		ck_assert(h[i].chance >= 0.0 && h[i].chance <= 1.0);
+		/* the drawn games behind it, for "about equal" */
+		ck_assert_int_gt(h[i].games, 0);
 		ck_assert(h[i].action[0] == '1');     /* seat 1's */
 		int found = 0;
 		for (int k = 0; k < legal_n; k++)
@@ -167,13 +169,16 @@ END_TEST
 START_TEST(test_hints_out_of_range_are_refused)
 {
 	char id[STORE_ID_LEN + 1];
-	store_hint h = { "1 work", BT_WORK, BT_NO_CARD, 1.5 };
+	store_hint h = { "1 work", BT_WORK, BT_NO_CARD, 1.5, 2000 };
 	store_error err;
 	int n;
 
 	create(0, 1, id);
 	ck_assert_int_eq(store_hints_put(st, id, 0, &h, 1, &err), STORE_INVALID);
 	h.chance = 0.5;
+	h.games = -1;
+	ck_assert_int_eq(store_hints_put(st, id, 0, &h, 1, &err), STORE_INVALID);
+	h.games = 2000;
 	h.action[0] = '\0';
 	ck_assert_int_eq(store_hints_put(st, id, 0, &h, 1, &err), STORE_INVALID);
 	ck_assert_int_eq(store_hints_put(st, id, 0, &h, STORE_HINTS_MAX + 1,

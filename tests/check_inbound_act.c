@@ -60,6 +60,13 @@ static void setup(void)
 		ng.emails[s] = emails[s];
 	ck_assert_msg(store_create(st, &ng, game, &err) == STORE_OK, "%s",
 	              err.why);
+	/* Ann and Cy take a daily digest, so each move of theirs gets its
+	 * own "Done:" answer (with turn emails, the next one tells it:
+	 * check_compose_table); Ben's turns still go out as emails */
+	ck_assert_int_eq(store_set_notify(st, game, 1, STORE_NOTIFY_DIGEST,
+	                                  &err), STORE_OK);
+	ck_assert_int_eq(store_set_notify(st, game, 3, STORE_NOTIFY_DIGEST,
+	                                  &err), STORE_OK);
 }
 
 static void teardown(void)
@@ -397,6 +404,8 @@ START_TEST(test_scale_back_answer_says_your_hand)
 	                             &gerr) == 0, "%s", gerr.why);
 	ck_assert_msg(store_import(st, &r.rec, to, game, &err) == STORE_OK,
 	              "%s", err.why);
+	ck_assert_int_eq(store_set_notify(st, game, 3, STORE_NOTIFY_DIGEST,
+	                                  &err), STORE_OK);   /* as setup's */
 	g = load();
 	ck_assert_int_eq(g->state.turn, 3);
 	ck_assert_int_gt(menu_build(&g->state, 3, names, &m), 0);

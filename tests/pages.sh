@@ -39,6 +39,16 @@
 #                 stranger, or a forged cookie, sees no link, name or
 #                 address there; a bot's seat has no link; two hours on
 #                 the page says the game was made and shows no link.
+#   the table     what happened first: a seat's table has, before its
+#                 forms, hand and cards, "Since you last looked" with the
+#                 last move's words, "and N more" linking to the history,
+#                 and the newest table talk line; a rematch and a practice
+#                 table say which game they are in their title and
+#                 heading.  While a game is in play, another seat's hand,
+#                 a card handed off and a Sensor Sweep's cards are on no
+#                 page of a seat that did not see them (table, history,
+#                 ?at=N); once it is over, every page shows every hand and
+#                 what every Sensor Sweep saw.
 #
 # Environment (set by "make check"): BUFFERTIME, BUFFERTIME_FCGI, SRCDIR,
 # TESTDATA.  Skips (77) without nginx, curl, python3 or sqlite3.  Prints
@@ -539,7 +549,8 @@ else
 fi
 req "" POST "${base}new" "players=2&first=1&name1=Kim&email1=&name2=Lou&email2=&practice=1"
 expect_code "my games: a practice table" 200
-open_link "$me" "$(grep -o "${base}g/[A-Za-z0-9_-]\{22\}?t=[A-Za-z0-9_-]*" "$tmp/b" | head -n 1)"
+practice_link=$(grep -o "${base}g/[A-Za-z0-9_-]\{22\}?t=[A-Za-z0-9_-]*" "$tmp/b" | head -n 1)
+open_link "$me" "$practice_link"
 req "$me" GET "${base}games"
 cp "$tmp/b" "$tmp/crew.html"
 check "my games: the rematch is named" grep -q "g/$gr2\"><strong>[^<]* — rematch</strong>" "$tmp/crew.html"
@@ -845,6 +856,135 @@ req "" POST "${base}new" "first=3&name1=Ann&name2=Bob"
 expect_code "new game: first in an empty row" 400
 shows "new game: first in an empty row" '<option value="3" selected>'
 check "new game: refusals made no game" [ "$(games_now)" = "$before" ]
+
+# ============================================================================
+# the table: what happened first; the whole deal once a game is over
+# ============================================================================
+# since_block: the "Since you last looked" section of the page in $tmp/b.
+since_block() {
+	awk '/<section class="panel since"/,/<\/section>/' "$tmp/b"
+}
+# first_line REGEX: the number of the first line of $tmp/b matching REGEX.
+first_line() {
+	grep -n -m 1 -e "$1" "$tmp/b" | cut -d: -f1
+}
+# comes_before A B: in $tmp/b, A's first line is before B's.
+comes_before() {
+	local a b
+	a=$(first_line "$1") b=$(first_line "$2")
+	[ -n "$a" ] && [ -n "$b" ] && [ "$a" -lt "$b" ]
+}
+# in_since TEXT: the page in $tmp/b has TEXT (fixed) in its since block.
+in_since() {
+	since_block | grep -qF -e "$1"
+}
+
+create 1 Ann Ben Cyd || finish
+gs=$game
+for s in 1 2 3; do
+	: >"$tmp/s$s"
+	open_link "$tmp/s$s" "${links[$s]}"
+done
+req "$tmp/s2" GET "${base}g/$gs"
+expect_code "since: Ben's table" 200
+page_url=${base}g/$gs
+req "$tmp/s1" GET "$page_url"
+if form pick action=work; then act "$tmp/s1" "$gs" action=work; else act "$tmp/s1" "$gs" action=log; fi
+say "$tmp/s3" "$gs" 'the-newest-words-at-this-table'
+req "$tmp/s2" GET "${base}g/$gs"
+cp "$tmp/b" "$tmp/since.html"
+latest=$(awk '/<section class="panel log">/,/<\/section>/' "$tmp/b" |
+	sed -n 's/^<li class="latest">\(.*\)<\/li>$/\1/p' | head -n 1)
+check "since: the table's last move, under Last moves ($latest)" [ -n "$latest" ]
+check "since: 'Since you last looked'" in_since 'Since you last looked'
+check "since: before the hand" comes_before 'class="panel since"' 'class="panel hand"'
+check "since: before the table's cards" comes_before 'class="panel since"' 'class="panel tableau"'
+check "since: before the totals" comes_before 'class="panel since"' 'class="gauges"'
+check "since: the last move's words" in_since "$latest"
+check "since: the newest table talk line" in_since 'the-newest-words-at-this-table'
+check "since: a link to the table talk" in_since 'href="#talk"'
+check "since: no 'and N more' when all are shown" sh -c '! grep -q "more moves\{0,1\}, in the history"' < <(since_block)
+# On Ann's turn again, her forms come right after it: before her hand.
+req "$tmp/s2" GET "$page_url"
+if form pick action=work; then act "$tmp/s2" "$gs" action=work; else act "$tmp/s2" "$gs" action=log; fi
+req "$tmp/s3" GET "$page_url"
+if form pick action=work; then act "$tmp/s3" "$gs" action=work; else act "$tmp/s3" "$gs" action=log; fi
+req "$tmp/s1" GET "$page_url"
+if [ "$(sql "SELECT turn_seat FROM games WHERE id = '$gs'")" = 1 ]; then
+	check "since: Ann's forms after it" comes_before 'class="panel since"' 'class="panel yourturn"'
+	check "since: Ann's forms before her hand" comes_before 'class="panel yourturn"' 'class="panel hand"'
+	check "since: Ann sees Ben's and Cyd's moves" \
+		[ "$(since_block | grep -c '^<li')" -ge 2 ]
+fi
+
+# The rigged game in play: round 1 alone (Ann's Sensor Sweep, her Hand
+# Off of P01 to Cyd), seen by Bob, who never looked: every move is since.
+sed '/^# round 2/,$d' "$rig" >"$tmp/round1.rec"
+n1=$(grep -c '^[1-6] ' "$tmp/round1.rec")
+g1=$(timeout 30 "$BUFFERTIME" admin --db "$db" import "$tmp/round1.rec" 2>"$tmp/err")
+check "import round 1 of the rigged game: $(head -c 200 "$tmp/err")" [ -n "$g1" ]
+: >"$tmp/p2"
+open_link "$tmp/p2" "$(admin_link "$g1" 2)"
+req "$tmp/p2" GET "${base}g/$g1"
+expect_code "in play: Bob's table" 200
+cp "$tmp/b" "$tmp/inplay.html"
+shown=$(since_block | grep -c '^<li')
+more=$(since_block | sed -n 's/.*and \([0-9]*\) more.*/\1/p' | head -n 1)
+check "since: a handful of moves ($shown)" [ "$shown" -ge 1 ] && [ "$shown" -le 5 ]
+check "since: and the $((n1 - shown)) more ('${more}')" [ "${more:-0}" = $((n1 - shown)) ]
+check "since: 'more' links to the history" in_since "href=\"/g/$g1/history\""
+check "since: no table talk yet" in_since 'href="#talk"'
+# what Bob may not know: Ann's sweep order, the card handed off, hands
+p01='Nap in a Jefferies Tube'
+sweep3='Ensign on the Night Shift, Captain, Overachieving Ensign'
+for q in '' '/history' '?at=1' '?at=7' "?at=$n1"; do
+	req "$tmp/p2" GET "${base}g/$g1$q"
+	expect_code "in play: Bob's g/ID$q" 200
+	check "in play: Bob's g/ID$q: no sweep order" \
+		sh -c '! grep -q "top first" "$1"' sh "$tmp/b"
+	check "in play: Bob's g/ID$q: no $p01" sh -c '! grep -qF "$2" "$1"' sh "$tmp/b" "$p01"
+	check "in play: Bob's g/ID$q: no hand but his" \
+		sh -c '! grep -q "class=\"panel deal\"" "$1"' sh "$tmp/b"
+done
+
+# The whole rigged game, over: Bob (by a fresh link) sees it all.
+: >"$tmp/o2"
+open_link "$tmp/o2" "$(admin_link "$gr" 2)"
+req "$tmp/o2" GET "${base}g/$gr"
+expect_code "over: Bob's table" 200
+cp "$tmp/b" "$tmp/over.html"
+deal() {
+	awk '/<section class="panel deal"/,/<\/section>/' "$tmp/b"
+}
+check "over: the table shows every hand" [ "$(deal | grep -c '<li class="hand')" = 3 ]
+for n in Ann Bob Cyd; do
+	check "over: the table shows $n's hand" sh -c 'grep -q "<li class=\"hand[^\"]*\"><strong>$1</strong>"' sh "$n" < <(deal)
+done
+check "over: the table shows Cyd's $p01" sh -c 'grep -qF "$1"' sh "$p01" < <(deal)
+check "over: the table shows what Ann's sweep saw" sh -c 'grep -qF "$1"' sh "$sweep3" < <(deal)
+req "$tmp/o2" GET "${base}g/$gr/history"
+check "over: the history tells Ann's sweep order" grep -qF "(top first: $sweep3)" "$tmp/b"
+check "over: the history names the card handed off" \
+	grep -qF "Ann played Hand Off: gave $p01 to Cyd" "$tmp/b"
+check "over: the history shows the hands as dealt" \
+	[ "$(deal | grep -c '<li class="hand')" = 3 ]
+req "$tmp/o2" GET "${base}g/$gr?at=1"
+check "over: ?at=1 tells Ann's sweep order" grep -qF "(top first: $sweep3)" "$tmp/b"
+check "over: ?at=1 shows every hand" [ "$(deal | grep -c '<li class="hand')" = 3 ]
+
+# Which of the crew's games a table is: its title and heading.
+if [ -n "$gr2" ]; then
+	req "$me" GET "${base}g/$gr2"
+	check "the rematch's title names it" grep -q '<title>[^<]*rematch[^<]*</title>' "$tmp/b"
+	check "the rematch's heading names it" grep -q '<h1>Rematch' "$tmp/b"
+fi
+pg=${practice_link#"${base}g/"}
+pg=${pg%%\?*}
+req "$me" GET "${base}g/$pg"
+check "the practice table's title names it" grep -q '<title>[^<]*practice game[^<]*</title>' "$tmp/b"
+check "the practice table's heading names it" grep -q '<h1>Practice game' "$tmp/b"
+req "$tmp/s1" GET "${base}g/$gs"
+check "a first game's title names no game" sh -c '! grep -q "<title>[^<]*game[^<]*</title>" "$1"' sh "$tmp/b"
 
 # ============================================================================
 # names lose their hidden characters

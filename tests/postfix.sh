@@ -351,6 +351,7 @@ check "and a menu" grep -q 'Reply with the number, or the words' "${last_mail[1]
 moves=0 looks=0 orders=0 replies_ok=0
 stale_done=0 dup_done=0 forged_done=0 wrong_done=0 auto_done=0 bounce_done=0
 old_mail='' look=''
+told=(0 0 0 0)
 over=0
 for step in $(seq 400); do
 	[ "$(state status)" = playing ] || { over=1; break; }
@@ -362,6 +363,11 @@ for step in $(seq 400); do
 	fi
 	to=$(reply_to_of "$f")
 	body_of "$f" >"$tmp/body"
+	if [ "${told[seat]}" = 1 ]; then
+		check "step $step: seat $seat's turn email tells its last move" \
+			grep -q '^Your last move: you ' "$tmp/body"
+		told[seat]=0
+	fi
 	before=$(actions)
 	answers_before=$(answers)
 
@@ -481,13 +487,19 @@ for step in $(seq 400); do
 		looks=$((looks + 1))
 		;;
 	*)
-		if [ "$(actions)" = $((before + 1)) ] &&
-			body_of "${a:-/dev/null}" 2>/dev/null | grep -q '^Done: '; then
+		if [ "$(actions)" = $((before + 1)) ]; then
 			ok
 		else
 			not_ok "step $step: seat $seat's reply '$body' did not move" \
 				"($(actions) actions, were $before): $(body_of "${a:-/dev/null}" | head -n 3)"
 			break
+		fi
+		# one email a turn: a move that hands the turn on gets no
+		# answer of its own; the seat's next turn email tells it
+		if [ "$(state status)" = playing ] && [ "$(state turn)" != "$seat" ]; then
+			check "step $step: no answer besides the next turn email" \
+				[ "$(answers)" = "$answers_before" ]
+			told[seat]=1
 		fi
 		[ "$kind" = order ] && orders=$((orders + 1))
 		moves=$((moves + 1))

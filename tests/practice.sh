@@ -82,6 +82,10 @@ page 1
 check "Ann's table says hints are on" grep -q 'A practice table: hints on' "$tmp/b"
 check "Ann, to move, sees the chance of winning of work and log" \
 	test "$(grep -c '<p class="form-hint">Chance of winning: [0-9]*%' "$tmp/b")" -ge 2
+check "... and one of them, the best, says why" \
+	test "$(grep -c '<p class="form-hint">Chance of winning: .*Why: .*games in 100\.' "$tmp/b")" = 1
+check "... the others: the best, about equal, or a plain figure" \
+	test "$(grep -c '<p class="form-hint">Chance of winning: [^<]*\(the best option\|about equal\|%\.\)' "$tmp/b")" -ge 2
 page 2
 check "Bob's table says hints are on" grep -q 'A practice table: hints on' "$tmp/b"
 check "... and shows him no hint: not his turn" \

@@ -209,7 +209,10 @@ bash "$root/scripts/start" --reply "${turn:-/dev/null}" 1 >"$tmp/reply.out" 2>&1
 check "start --reply FILE 1 is handled: $(tail -n 2 "$tmp/reply.out")" \
 	grep -q '^start: handled' "$tmp/reply.out"
 has_mail() { mail_with "$1" >/dev/null; }
-check "the answer to the reply lands in run/mail/" has_mail '^Done: '
+# the move hands the turn on: the next seat's turn email tells it (the
+# mover's own answer waits for its next turn: one email a turn)
+check "the move by reply reaches the next seat's turn email in run/mail/" \
+	has_mail '^It is your turn in the game'
 stop_start
 check "start stopped its servers" stopped "$run"
 check "the port is free again" free "$p1"

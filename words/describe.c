@@ -152,15 +152,16 @@ static void sp_holodeck(scene *s)
 	    bt_card_get(s->act->card)->leisure);
 }
 
-/* Only the sweeper knows the order (R10). */
+/* Only the sweeper knows the order (R10), until the game is over. */
 static void sp_sweep(scene *s)
 {
 	say(s->w, "looked at the top %d Shift card%s and put them back in "
 	    "an order of %s choosing", s->act->nargs,
 	    s->act->nargs == 1 ? "" : "s", their(s));
-	if (s->viewer != s->act->seat)
+	if (s->viewer != s->act->seat && s->viewer != DESCRIBE_EVERYONE)
 		return;
-	say(s->w, " (you chose, top first: ");
+	say(s->w, s->viewer == DESCRIBE_EVERYONE ? " (top first: "
+	    : " (you chose, top first: ");
 	for (int i = 0; i < s->act->nargs; i++)
 		say(s->w, "%s%s", i ? ", " : "", name(s->act->arg[i]));
 	say(s->w, ")");
@@ -179,13 +180,15 @@ static void sp_scale_back(scene *s)
 	    their(s));
 }
 
-/* The card given is known to the giver and the receiver only. */
+/* The card given is known to the giver and the receiver only (until the
+ * game is over). */
 static void sp_hand_off(scene *s)
 {
 	char n[48];
 	int to = s->act->arg[1];
 
-	if (s->viewer == s->act->seat || s->viewer == to)
+	if (s->viewer == s->act->seat || s->viewer == to ||
+	    s->viewer == DESCRIBE_EVERYONE)
 		say(s->w, "gave %s", name(s->act->arg[0]));
 	else
 		say(s->w, "gave a card");

@@ -15,12 +15,17 @@
 
 enum { DESCRIBE_MAX = 512 };   /* bytes of one description */
 
+/* The viewer of a finished game: the whole deal is no secret then, so
+ * every Sensor Sweep's order and every card handed off are told. */
+enum { DESCRIBE_EVERYONE = -1 };
+
 /*
  * Writes what action a did into buf (cap bytes, NUL-terminated, plain
  * text: escape it when writing HTML), with what followed from it (a
  * reprimand, the new round, the end of the game).  before and after are
  * the states around a; names come from g's seats ("Seat N" if none);
- * viewer is the seat reading (0: someone with no seat).
+ * viewer is the seat reading (0: someone with no seat; DESCRIBE_EVERYONE
+ * once the game is over).
  */
 void describe_action(const bt_game *before, const bt_game *after,
                      const bt_action *a, const store_game *g, int viewer,

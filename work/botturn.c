@@ -13,6 +13,7 @@
 #include "botturn.h"
 #include "hints_job.h"
 #include "review_job.h"
+#include "bot_talk.h"
 
 enum { LOCK_PATH_BYTES = 4096 };
 
@@ -118,37 +119,83 @@ static store_rc load_turn(botturn *t, const store_job *j, store_game *g,
 	return STORE_OK;
 }
 
-/* What seat hears at the table: bot seats tell one another their hands
- * and sweeps, as players may (R10).  A stand-in plays with its absent
- * player's knowledge only, and a human's hand is never told. */
-static unsigned told_to(const store_game *g, int seat)
+bot_heard botturn_heard(const store_game *g, unsigned shown, int seat)
 {
-	unsigned told = 0;
+	bot_heard h = { shown, 0 };
 
-	if (!g->seats[seat - 1].bot[0])
-		return 0;
+	if (seat < 1 || seat > g->players || !g->seats[seat - 1].bot[0])
+		return h;
 	for (int s = 1; s <= g->state.players; s++)
-		if (g->seats[s - 1].bot[0])
-			told |= 1u << (s - 1);
-	return told;
+		if (g->seats[s - 1].bot[0]) {
+			h.hands |= 1u << (s - 1);
+			h.sweeps |= 1u << (s - 1);
+		}
+	return h;
+}
+
+/* The newest hand line of one seat (bot_talk_hand's memory). */
+typedef struct last_hand {
+	int seat;
+	char text[STORE_CHAT_MAX + 1];
+} last_hand;
+
+static int keep_hand(void *ctx, const store_chat *c)
+{
+	last_hand *l = ctx;
+
+	if (c->seat == l->seat &&
+	    !strncmp(c->text, BOT_TALK_HAND, strlen(BOT_TALK_HAND)))
+		snprintf(l->text, sizeof l->text, "%s", c->text);
+	return 0;
+}
+
+/* What bot seat says with move a (bot_talk.h), into say ("" for nothing). */
+static store_rc talk(botturn *t, const store_game *g, int seat,
+                     const bt_action *a, const bot_figures *fig,
+                     char say[BOT_TALK_MAX], store_error *err)
+{
+	static last_hand last;
+	const char *names[BT_MAX_PLAYERS];
+	store_rc rc;
+
+	for (int s = 0; s < BT_MAX_PLAYERS; s++)
+		names[s] = g->seats[s].name;
+	if (bot_talk_move(&g->state, a, fig, names, say, BOT_TALK_MAX) > 0)
+		return STORE_OK;
+	last.seat = seat;
+	last.text[0] = '\0';
+	if ((rc = store_chat_list(t->st, g->id, -1, keep_hand, &last, err)))
+		return rc;
+	bot_talk_hand(&g->state, seat, last.text, say, BOT_TALK_MAX);
+	return STORE_OK;
 }
 
 /* Plays job j: STORE_OK (moved), STORE_CONFLICT (stale: done too), or
- * a failure that leaves it queued. */
+ * a failure that leaves it queued.  A bot seat says its line of table
+ * talk with the move; a stand-in, speaking for a person, says nothing. */
 static store_rc play(botturn *t, const store_job *j, store_error *err)
 {
 	static store_game g;
+	char say[BOT_TALK_MAX] = "";
+	bot_figures fig;
+	bot_heard heard;
+	unsigned shown;
 	bt_action a;
 	store_rc rc;
 
-	if ((rc = load_turn(t, j, &g, err)))
+	if ((rc = load_turn(t, j, &g, err)) ||
+	    (rc = store_shown_get(t->st, j->game, &shown, err)))
 		return rc;
-	if (bot_search(t->b, &g.state, j->seat, told_to(&g, j->seat),
-	               &t->budget, job_seed(j), &a, NULL) != 0)
+	heard = botturn_heard(&g, shown, j->seat);
+	if (bot_search_heard(t->b, &g.state, j->seat, &heard, &t->budget,
+	                     job_seed(j), &a, &fig) != 0)
 		return fail(err, STORE_ERROR, "the bot found no move");
-	return store_append_as(t->st, j->game, j->seq, &a,
-	                       g.seats[j->seat - 1].bot[0] ? "bot" : "stand-in",
-	                       compose_move, &t->compose, NULL, err);
+	int by_bot = g.seats[j->seat - 1].bot[0] != '\0';
+	if (by_bot && (rc = talk(t, &g, j->seat, &a, &fig, say, err)))
+		return rc;
+	return store_append_saying(t->st, j->game, j->seq, &a,
+	                           by_bot ? "bot" : "stand-in", say,
+	                           compose_move, &t->compose, NULL, err);
 }
 
 /* A part of review job j: done once every move is weighed, else due

@@ -45,6 +45,14 @@ typedef struct botturn {
 	int lock_fd;                /* -1 until the lock is held */
 } botturn;
 
+/*
+ * What seat of g hears at the table (the seats in shown show their hand:
+ * store_shown_get): a bot seat, the other bot seats' hands and sweeps
+ * and the hands shown; a stand-in, which plays with its absent player's
+ * knowledge, the hands shown only (the player's table shows them too).
+ */
+bot_heard botturn_heard(const store_game *g, unsigned shown, int seat);
+
 /* Allocates the bot's scratch; 0, or -1 with why (cap bytes). */
 int botturn_open(botturn *t, char *why, size_t cap);
 

@@ -1,6 +1,7 @@
 /*
  * hints_job.c - a practice table's hints for one turn (hints_job.h).
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +18,9 @@ static store_rc stale(store_error *err, const char *why)
 }
 
 /* Option o of a game of players as a hint row: its chance calibrated
- * as the review's (review_calibrated). */
-static void hint_of(const bot_option *o, int players, store_hint *h)
+ * as the review's (review_calibrated), counted over games drawn games. */
+static void hint_of(const bot_option *o, int players, uint64_t games,
+                    store_hint *h)
 {
 	memset(h, 0, sizeof *h);
 	if (o->sweep)
@@ -29,6 +31,7 @@ static void hint_of(const bot_option *o, int players, store_hint *h)
 	h->verb = o->a.verb;
 	h->card = o->a.card;
 	h->chance = review_calibrated(players, o->chance);
+	h->games = games > INT_MAX ? INT_MAX : (int)games;
 }
 
 store_rc hints_job_do(store *st, bot *b, const bot_budget *budget,
@@ -64,7 +67,7 @@ store_rc hints_job_do(store *st, bot *b, const bot_budget *budget,
 	}
 	n = e->n < STORE_HINTS_MAX ? e->n : STORE_HINTS_MAX;
 	for (int i = 0; i < n; i++)
-		hint_of(&e->option[i], g.state.players, &rows[i]);
+		hint_of(&e->option[i], g.state.players, e->games, &rows[i]);
 	free(e);
 	return store_hints_put(st, j->game, j->seq, rows, n, err);
 }

@@ -8,7 +8,10 @@
 // it: the last move from a context with JavaScript off while another
 // seat's page, JavaScript on, watches for it), a practice table, bot
 // seats and a stand-in, and the error pages.  axe-core
-// checks each of these pages at both widths (axe.mjs).
+// checks each of these pages at both widths (axe.mjs).  On a phone
+// (390x844), after a move, the first screen of the table shows whose
+// turn it is, what happened since the seat last looked and the newest
+// table talk line.
 //
 // Environment: BASE_URL (the home page), OUT_DIR (screenshots, and the
 // HTML of every page under OUT_DIR/html/ for the validator), NODE_DEPS (a
@@ -158,6 +161,32 @@ async function shots(seat, tag) {
 		await p.screenshot({ path: join(out, `${tag}-${seat.who}-${name}.png`),
 			fullPage: true });
 	}
+	await p.setViewportSize({ width: 1280, height: 800 });
+}
+
+// On a phone's first screen (390x844, not scrolled) of seat's table:
+// whose turn it is, the block of what happened since the seat last
+// looked, and in it the newest table talk line (wanted, if given, in
+// its words).  That screen is kept as first-N-WHO.png.
+let firstScreens = 0;
+async function firstScreen(seat, what, wanted) {
+	const p = seat.page;
+	await p.setViewportSize({ width: 390, height: 844 });
+	await p.evaluate(() => window.scrollTo(0, 0)).catch(() => {});
+	await p.screenshot({ path: join(out, `first-${++firstScreens}-${seat.who}.png`) });
+	const bottom = async (sel) => {
+		const b = await p.locator(sel).first().boundingBox();
+		return b ? Math.round(b.y + b.height) : Infinity;
+	};
+	const turn = await bottom('.status .turn');
+	const since = await bottom('section.since');
+	const talk = await bottom('section.since .talkline');
+	check(turn <= 844 && since <= 844 && talk <= 844,
+		`${what}: on a phone's first screen, the turn (${turn} px), what happened` +
+		` since (${since} px) and the newest talk line (${talk} px)`);
+	if (wanted !== undefined)
+		check((await p.locator('section.since .talkline').innerText()).includes(wanted),
+			`${what}: the newest talk line is "${wanted}"`);
 	await p.setViewportSize({ width: 1280, height: 800 });
 }
 
@@ -330,6 +359,9 @@ async function play(browser) {
 		    !mover.js)
 			jsOffMoves++;
 		if (t === 2) {
+			await firstScreen(mover, `turn ${t}: ${mover.who}, after their move`);
+			await other.page.reload({ waitUntil: 'load' });
+			await firstScreen(other, `turn ${t}: ${other.who}, after the other's move`);
 			await shots(seats[0], 'table');
 			await shots(seats[1], 'table');
 		}
@@ -493,6 +525,7 @@ async function between(browser, seats, lookouts, game) {
 	await submit(page, page.locator('form.say'));
 	check(await page.locator('ul.chat li p', { hasText: 'Red alert: <b>coffee</b> is out' })
 		.count() === 1, 'table talk: shown as typed, markup as text');
+	await firstScreen(seats[0], 'after table talk', 'Red alert: <b>coffee</b> is out');
 	await shots(seats[0], 'talk');
 
 	page = seats[1].page;
@@ -582,6 +615,9 @@ async function gameOver(browser) {
 	}
 	check(await watcher.page.locator('.result').count() === 1,
 		`seat ${watcherNo} sees the game over`);
+	check(await watcher.page.locator('section.deal li.hand').count() === 3 &&
+		await watcher.page.locator('section.deal ul.sweeps li').count() >= 1,
+	`seat ${watcherNo} sees every hand and what the Sensor Sweep saw, now that it is over`);
 	check(await watcher.page.locator('#review').getByText('A bot is going over the game').count() === 1,
 		'no worker ran yet: the table says the review is being computed');
 	await axe.audit(watcher.page, 'table-over');
