@@ -32,17 +32,12 @@ typedef struct created {
 	char bot_name[BT_MAX_PLAYERS][BT_NAME_BYTES_MAX + 1];
 } created;
 
+_Static_assert((int)CREATE_KEY_LEN == (int)STORE_ID_LEN,
+               "a form's key is made as a game's id is");
+
 void create_key_new(char key[CREATE_KEY_LEN + 1])
 {
-	unsigned char raw[16];
-	char b64[sodium_base64_ENCODED_LEN(16,
-	         sodium_base64_VARIANT_URLSAFE_NO_PADDING)];
-
-	randombytes_buf(raw, sizeof raw);
-	sodium_bin2base64(b64, sizeof b64, raw, sizeof raw,
-	                  sodium_base64_VARIANT_URLSAFE_NO_PADDING);
-	memcpy(key, b64, CREATE_KEY_LEN);
-	key[CREATE_KEY_LEN] = '\0';
+	store_random_id(key);
 }
 
 int create_key_ok(const char *k)

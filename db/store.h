@@ -181,6 +181,10 @@ typedef struct store_new_game {
 	void *mail_ctx;
 } store_new_game;
 
+/* A new game's id: 16 random bytes as 22 characters of base64url
+ * (NUL-terminated), as hard to guess as any key of that length. */
+void store_random_id(char id[STORE_ID_LEN + 1]);
+
 /* Creates a game; writes its id (NUL-terminated) into id. */
 store_rc store_create(store *s, const store_new_game *ng,
                       char id[STORE_ID_LEN + 1], store_error *err);

@@ -13,7 +13,7 @@
 #include "sql.h"
 
 /* 16 random bytes as 22 base64url characters. */
-static void new_id(char id[STORE_ID_LEN + 1])
+void store_random_id(char id[STORE_ID_LEN + 1])
 {
 	unsigned char raw[16];
 	char b64[sodium_base64_ENCODED_LEN(16,
@@ -267,7 +267,7 @@ store_rc store_create_locked(store *s, const store_new_game *ng,
 			            "allows.", s->limits.games_per_hour);
 		return rc;
 	}
-	new_id(id);
+	store_random_id(id);
 	if ((rc = insert_game(s, id, rec, "", ng->options, 0, &state,
 	                      ng->reminder_secs, err)) ||
 	    (rc = insert_seats(s, id, rec, ng->emails, ng->bots, err)) ||
@@ -513,7 +513,7 @@ store_rc store_import(store *s, const bt_record *rec,
 	    (rc = header_text(rec, header, sizeof header, err)) ||
 	    (rc = replay_record(s, rec, err)))
 		return rc;
-	new_id(id);
+	store_random_id(id);
 	if ((rc = sql_begin(s, err)))
 		return rc;
 	if ((rc = insert_game(s, id, rec, header, NULL, rec->nitems,

@@ -2,28 +2,13 @@
  * hint.c - a practice table's hint in words (hint.h).
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "append.h"
 #include "hint.h"
 #include "offer.h"
 
-/* Appends printf-style text to buf, never past cap. */
-static void add(char *buf, size_t cap, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void add(char *buf, size_t cap, const char *fmt, ...)
-{
-	size_t n = strlen(buf);
-	va_list ap;
-
-	if (n + 1 >= cap)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + n, cap - n, fmt, ap);
-	va_end(ap);
-}
 
 static double variance(const store_hint *h)
 {
@@ -77,21 +62,21 @@ static void why(const bt_game *g, int seat, const store_hint *top,
 	int num, den;
 	char risk[96];
 
-	add(buf, cap, " Why: ");
+	words_append(buf, cap, " Why: ");
 	bt_risk(g, seat, &num, &den);
 	if (den > 0) {
 		offer_risk(num, den, risk, sizeof risk);
-		add(buf, cap, "the risk of a reprimand on the next draw is "
-		    "%s; ", risk);
+		words_append(buf, cap, "the risk of a reprimand on the next "
+		             "draw is %s; ", risk);
 	}
 	if (g->duty != BT_NO_CARD && g->effort >= g->target) {
 		bt_gain gain;
 		bt_log_gain(g, &gain);
-		add(buf, cap, "logging now would bank %d Leisure (%d of %d); ",
-		    gain.leisure, gain.total, bt_goal(g));
+		words_append(buf, cap, "logging now would bank %d Leisure (%d "
+		             "of %d); ", gain.leisure, gain.total, bt_goal(g));
 	}
-	add(buf, cap, "after this move the crew wins about %d games in 100.",
-	    percent(top->chance));
+	words_append(buf, cap, "after this move the crew wins about %d games "
+	             "in 100.", percent(top->chance));
 }
 
 void hint_line(const bt_game *g, int seat, const store_hint *hints, int n,
@@ -102,16 +87,16 @@ void hint_line(const bt_game *g, int seat, const store_hint *hints, int n,
 	buf[0] = '\0';
 	if (!s.mine)
 		return;
-	add(buf, cap, "Chance of winning: %s%d%%%s", s.options > 1 ? "up to " :
-	    "", percent(s.mine->chance), s.options > 1 ? ", with the best "
-	    "choice" : "");
+	words_append(buf, cap, "Chance of winning: %s%d%%%s",
+	             s.options > 1 ? "up to " : "", percent(s.mine->chance),
+	             s.options > 1 ? ", with the best choice" : "");
 	if (s.mine == s.top && s.rivals == 0)
-		add(buf, cap, ": the best option.");
+		words_append(buf, cap, ": the best option.");
 	else if (s.mine == s.top || !hint_differs(s.mine, s.top))
-		add(buf, cap, ": about equal to the best options here (the "
-		    "estimate cannot tell them apart).");
+		words_append(buf, cap, ": about equal to the best options here "
+		             "(the estimate cannot tell them apart).");
 	else
-		add(buf, cap, ".");
+		words_append(buf, cap, ".");
 	if (s.mine == s.top)
 		why(g, seat, s.top, buf, cap);
 }

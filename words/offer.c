@@ -3,28 +3,13 @@
  * from the engine (bt_risk, bt_reprimand_stake, bt_log_gain and the card
  * table); this file only phrases them.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "append.h"
 #include "describe.h"
 #include "offer.h"
 
-/* Appends printf-style text to buf, never past cap. */
-static void add(char *buf, size_t cap, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void add(char *buf, size_t cap, const char *fmt, ...)
-{
-	size_t n = strlen(buf);
-	va_list ap;
-
-	if (n + 1 >= cap)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + n, cap - n, fmt, ap);
-	va_end(ap);
-}
 
 static const char *plural(int n, const char *one, const char *many)
 {
@@ -66,14 +51,14 @@ void offer_reprimand_cost(const bt_game *g, char *buf, size_t cap)
 		         "card (Leisure %d)", st.row_leisure);
 	if (n == 0 && !st.game_lost)
 		return;
-	add(buf, cap, "A reprimand now would cost ");
+	words_append(buf, cap, "A reprimand now would cost ");
 	for (int i = 0; i < n; i++)
-		add(buf, cap, "%s%s", i == 0 ? "" : i == n - 1 ? " and " : ", ",
-		    what[i]);
+		words_append(buf, cap, "%s%s", i == 0 ? ""
+		             : i == n - 1 ? " and " : ", ", what[i]);
 	if (st.game_lost)
-		add(buf, cap, "%sthe game: no Assignment is left", n ? ", and "
-		    : "");
-	add(buf, cap, ".");
+		words_append(buf, cap, "%sthe game: no Assignment is left",
+		             n ? ", and " : "");
+	words_append(buf, cap, ".");
 }
 
 void offer_work(const bt_game *g, int seat, char *buf, size_t cap)
@@ -99,11 +84,13 @@ void offer_log(const bt_game *g, char *buf, size_t cap)
 	         gain.cards, plural(gain.cards, "card", "cards"), gain.leisure,
 	         plural(gain.cards, "goes", "go"), gain.total, bt_goal(g));
 	if (gain.wins)
-		add(buf, cap, " That reaches the goal: the crew wins.");
+		words_append(buf, cap, " That reaches the goal: the crew "
+		             "wins.");
 	else if (gain.game_lost)
-		add(buf, cap, " No Assignment is left: the game ends, lost.");
+		words_append(buf, cap, " No Assignment is left: the game ends, "
+		             "lost.");
 	else
-		add(buf, cap, " A new round begins.");
+		words_append(buf, cap, " A new round begins.");
 }
 
 /* The distinct cards of arg[0] over the plays acts[0..n-1], at most
@@ -131,16 +118,18 @@ static void after_each(char *buf, size_t cap, int before,
 	int same = 1;
 
 	for (int i = 1; i < n; i++) {
-		const bt_card_info *a = bt_card_get(c[0]), *b = bt_card_get(c[i]);
+		const bt_card_info *a = bt_card_get(c[0]);
+		const bt_card_info *b = bt_card_get(c[i]);
 		same &= officers ? a->officers == b->officers
 		                 : a->target == b->target;
 	}
 	for (int i = 0; i < (same ? 1 : n); i++) {
 		const bt_card_info *k = bt_card_get(c[i]);
-		add(buf, cap, "%s%d", i == 0 ? " to " : i == n - 1 ? " or " : ", ",
-		    before - (officers ? k->officers : k->target));
+		words_append(buf, cap, "%s%d", i == 0 ? " to "
+		             : i == n - 1 ? " or " : ", ",
+		             before - (officers ? k->officers : k->target));
 		if (!same)
-			add(buf, cap, " (%s)", k->name);
+			words_append(buf, cap, " (%s)", k->name);
 	}
 }
 
@@ -152,14 +141,15 @@ static void offer_cover_story(const bt_game *g, const bt_action *acts,
 
 	if (k == 1)
 		snprintf(buf, cap, "%s leaves the Shift Stack for the bottom "
-		         "of the Shift Deck: Officers fall from %d", 
+		         "of the Shift Deck: Officers fall from %d",
 		         bt_card_get(c[0])->name, g->officers);
 	else
 		snprintf(buf, cap, "The Officer you choose leaves the Shift "
-		         "Stack for the bottom of the Shift Deck: Officers fall "
-		         "from %d", g->officers);
+		         "Stack for the bottom of the Shift Deck: Officers "
+		         "fall from %d", g->officers);
 	after_each(buf, cap, g->officers, c, k, 1);
-	add(buf, cap, "; a reprimand comes at %d.", BT_REPRIMAND_OFFICERS);
+	words_append(buf, cap, "; a reprimand comes at %d.",
+	             BT_REPRIMAND_OFFICERS);
 }
 
 static void offer_scale_back(const bt_game *g, const bt_action *acts,
@@ -175,7 +165,7 @@ static void offer_scale_back(const bt_game *g, const bt_action *acts,
 		snprintf(buf, cap, "The Side Project you choose comes back to "
 		         "your hand: the Target falls from %d", g->target);
 	after_each(buf, cap, g->target, c, k, 0);
-	add(buf, cap, ".");
+	words_append(buf, cap, ".");
 }
 
 /* The Ability kinds' effect on this table. */
