@@ -10,6 +10,7 @@
 #include "marks.h"
 #include "moves.h"
 #include "names.h"
+#include "offer.h"
 #include "since.h"
 #include "table.h"
 
@@ -20,6 +21,7 @@ typedef struct table_ctx {
 	moves m;
 	char name[48], note[64], hand[16], no[16];
 	char marks[MARKS_MAX];
+	char reach[OFFER_MAX];  /* "... can no longer be won", or "" */
 } table_ctx;
 
 /* The last moves up to a past point: the transitions the walk saw, the
@@ -131,6 +133,9 @@ static void turn_text(table_ctx *t, vals *v, char *buf, size_t cap)
 		vals_set(v, K_turn_class, "");
 	}
 	vals_set(v, K_turn_text, buf);
+	vals_show(v, K_out_of_reach, offer_out_of_reach(&g->state,
+	          t->reach, sizeof t->reach));
+	vals_set(v, K_reach_text, t->reach);
 }
 
 /* A bar's width class: 0..100 in steps of 5. */

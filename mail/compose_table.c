@@ -201,9 +201,11 @@ static void row(tab *t, const bt_game *s)
 	addf(t, "Scoring Row: Leisure %d of the goal of %d\n", s->leisure,
 	     bt_goal(s));
 	list_below(t, s->row, s->row_n);
-	if (bt_out_of_reach(s))
-		addf(t, "  (the crew can no longer reach %d: at most %d)\n",
-		     bt_goal(s), bt_leisure_ceiling(s));
+	char reach[OFFER_MAX];
+	if (offer_out_of_reach(s, reach, sizeof reach)) {
+		words(t, reach, 0);
+		add(t, "\n");
+	}
 }
 
 static void decks(tab *t, const bt_game *s)

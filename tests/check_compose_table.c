@@ -348,6 +348,40 @@ START_TEST(test_turn_email_holds_the_table)
 }
 END_TEST
 
+/* tests/data/out-of-reach.rec: the table in the email says the game
+ * can no longer be won, in lines of the email's width. */
+START_TEST(test_table_says_when_the_game_is_out_of_reach)
+{
+	static char text[16384], t[8192];
+	static bt_replay r;
+	static store_game sg;
+	char file[600], id[STORE_ID_LEN + 1];
+	store_error err;
+	bt_error gerr;
+	size_t len;
+	FILE *f;
+
+	snprintf(file, sizeof file, "%s/out-of-reach.rec",
+	         fixture_data_dir());
+	ck_assert_ptr_nonnull(f = fopen(file, "r"));
+	len = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[len] = '\0';
+	bt_replay_init(&r);
+	ck_assert_msg(bt_replay_text(&r, text, len, &gerr) == 0, "%s",
+	              gerr.why);
+	ck_assert_msg(store_import(st, &r.rec, EMAILS, id, &err) == STORE_OK,
+	              "%s", err.why);
+	ck_assert_int_eq(store_load(st, id, &sg, &err), STORE_OK);
+	ck_assert(bt_out_of_reach(&sg.state));
+	ck_assert_int_eq(compose_table(&sg, &sg.state, sg.state.turn, t,
+	                               sizeof t), 0);
+	narrow(t);
+	has(t, "went the crew's way, it could reach at\nmost 15 of the 20 "
+	    "Leisure it needs: this game can no longer be won.");
+}
+END_TEST
+
 /* Ann swept the top of the Shift Deck: her own turn email shows what
  * is still on top, top first; nobody else's does. */
 START_TEST(test_sweeper_sees_the_known_top)
@@ -518,6 +552,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_turn_email_holds_the_table);
 	tcase_add_test(tc, test_sweeper_sees_the_known_top);
+	tcase_add_test(tc, test_table_says_when_the_game_is_out_of_reach);
 	tcase_add_test(tc, test_one_email_per_move_per_seat);
 	tcase_add_test(tc, test_turn_email_confirms_the_move_by_reply);
 	tcase_add_test(tc, test_over_email_has_result_and_rematch_link);

@@ -1022,6 +1022,20 @@ check "new game: hidden characters only: no game made" [ "$(games_now)" = "$befo
 shows "new game: hidden characters only" 'Player 1'
 shows "new game: hidden characters only" 'value="Bob"'
 
+# ---- a game that can no longer be won says so --------------------------------
+go=$(timeout 30 "$BUFFERTIME" admin --db "$db" import "$TESTDATA/out-of-reach.rec" 2>"$tmp/err")
+check "import the out-of-reach game: $(head -c 200 "$tmp/err")" [ -n "$go" ]
+: >"$tmp/reach3"
+open_link "$tmp/reach3" "$(admin_link "$go" 3)"
+req "$tmp/reach3" GET "${base}g/$go"
+expect_code "out of reach: seat 3's table" 200
+check "out of reach: the table says the game can no longer be won" \
+	grep -q 'class="notice reach" role="status">Even if every card still to come went the crew[^,]*way, it could reach at most 15 of the 20 Leisure it needs: this game can no longer be won' "$tmp/b"
+check "out of reach: seat 3 may still move" grep -q 'Your turn: one action' "$tmp/b"
+req "$tmp/r1" GET "${base}g/$gr"
+check "a game that can still be won says nothing of it" \
+	sh -c '! grep -q "can no longer be won" "$1"' sh "$tmp/b"
+
 # ============================================================================
 # once per form, two hours on: the links are not shown again
 # ============================================================================

@@ -61,6 +61,18 @@ void offer_reprimand_cost(const bt_game *g, char *buf, size_t cap)
 	words_append(buf, cap, ".");
 }
 
+int offer_out_of_reach(const bt_game *g, char *buf, size_t cap)
+{
+	buf[0] = '\0';
+	if (!bt_out_of_reach(g))
+		return 0;
+	snprintf(buf, cap, "Even if every card still to come went the crew's "
+	         "way, it could reach at most %d of the %d Leisure it needs: "
+	         "this game can no longer be won. You may play it out.",
+	         bt_leisure_ceiling(g), bt_goal(g));
+	return 1;
+}
+
 void offer_work(const bt_game *g, int seat, char *buf, size_t cap)
 {
 	char risk[96], cost[320];

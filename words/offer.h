@@ -33,6 +33,11 @@ void offer_play(const bt_game *g, const bt_action *acts, int n, char *buf,
  * next card", "certain: you know the next card". */
 void offer_risk(int num, int den, char *buf, size_t cap);
 
+/* If the crew can no longer win (bt_out_of_reach), says so with the
+ * most Leisure it could still reach, and returns 1; else buf is "" and
+ * it returns 0.  Public figures: any seat may be told. */
+int offer_out_of_reach(const bt_game *g, char *buf, size_t cap);
+
 /* What a reprimand now would cost, as a sentence ("" if nothing). */
 void offer_reprimand_cost(const bt_game *g, char *buf, size_t cap);
 
