@@ -166,8 +166,9 @@ async function shots(seat, tag) {
 
 // On a phone's first screen (390x844, not scrolled) of seat's table:
 // whose turn it is, the block of what happened since the seat last
-// looked, and in it the newest table talk line (wanted, if given, in
-// its words).  That screen is kept as first-N-WHO.png.
+// looked with its newest table talk line (wanted, if given, in its
+// words) and its newest move (the block's first line; older ones may
+// run below the fold).  That screen is kept as first-N-WHO.png.
 let firstScreens = 0;
 async function firstScreen(seat, what, wanted) {
 	const p = seat.page;
@@ -179,11 +180,11 @@ async function firstScreen(seat, what, wanted) {
 		return b ? Math.round(b.y + b.height) : Infinity;
 	};
 	const turn = await bottom('.status .turn');
-	const since = await bottom('section.since');
 	const talk = await bottom('section.since .talkline');
+	const since = await bottom('section.since ol > li, section.since ul > li, section.since p.none');
 	check(turn <= 844 && since <= 844 && talk <= 844,
-		`${what}: on a phone's first screen, the turn (${turn} px), what happened` +
-		` since (${since} px) and the newest talk line (${talk} px)`);
+		`${what}: on a phone's first screen, the turn (${turn} px), the newest` +
+		` move since the last look (${since} px) and the newest talk line (${talk} px)`);
 	if (wanted !== undefined)
 		check((await p.locator('section.since .talkline').innerText()).includes(wanted),
 			`${what}: the newest talk line is "${wanted}"`);
