@@ -67,6 +67,10 @@ static const struct {
 	  sizeof(((conf *)0)->reply_address), 0, 0 },
 	{ "trust_authserv", CONF_TEXT, offsetof(conf, trust_authserv),
 	  sizeof(((conf *)0)->trust_authserv), 0, 0 },
+	{ "take_back_grace", CONF_INT, offsetof(conf, take_back_grace), 0, 0,
+	  CONF_TAKE_BACK_GRACE_MAX },
+	{ "bot_wait", CONF_INT, offsetof(conf, bot_wait), 0, 0,
+	  CONF_BOT_WAIT_MAX },
 };
 
 enum { NKEYS = sizeof keys / sizeof keys[0], CONF_LINE_MAX = 2048 };
@@ -102,6 +106,10 @@ void conf_defaults(conf *c)
 	c->seat_mails_per_day = 3;
 	c->bot_rollouts = CONF_ROLLOUTS_DEFAULT;
 	c->review_rollouts = CONF_REVIEW_ROLLOUTS_DEFAULT;
+	/* long enough to see one's misclick, short enough not to be
+	 * noticed by the next player; a bot's answer a few seconds */
+	c->take_back_grace = 60;
+	c->bot_wait = 3;
 }
 
 /* Parses a decimal in [min, max]. */

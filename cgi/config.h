@@ -29,6 +29,11 @@
  *	reply_address = play@games.example.org  (default unset: moves by
  *	                                   reply off; its part before '@'
  *	                                   at most 13 bytes, reply.h)
+ *	take_back_grace = 60               (seconds the emails of a web move
+ *	                                   that may still be taken back wait,
+ *	                                   so a move taken back mails nobody)
+ *	bot_wait  = 3                      (seconds before a bot answers such
+ *	                                   a move)
  *	trust_authserv = mx.example.org    (default unset: a reply moves
  *	                                   only from the seat's address; set,
  *	                                   also when this MTA's own
@@ -56,6 +61,8 @@ enum {
 	CONF_ROLLOUTS_DEFAULT = 4000,  /* bots/search.h BOT_DEFAULT_ROLLOUTS */
 	CONF_REVIEW_ROLLOUTS_DEFAULT = 2000,  /* REVIEW_DEFAULT_ROLLOUTS */
 	CONF_ROLLOUTS_MAX = 1000000,
+	CONF_TAKE_BACK_GRACE_MAX = 3600,
+	CONF_BOT_WAIT_MAX = 60,
 	CONF_WHY_MAX = 1200       /* a comfortable size for `why` */
 };
 
@@ -82,6 +89,8 @@ typedef struct conf {
 	int review_rollouts;               /* per move of a review */
 	char reply_address[CONF_URL_MAX + 1];  /* "" unless moves by reply */
 	char trust_authserv[CONF_URL_MAX + 1]; /* our MTA's authserv-id, or "" */
+	int take_back_grace;               /* seconds; store_holds */
+	int bot_wait;                      /* seconds; store_holds */
 } conf;
 
 /* Fills c with the defaults (BT_DEFAULT_DB, BT_TEMPLATE_DIR...). */

@@ -80,6 +80,7 @@
 	 * csrf, seq) */ \
 	X(at_view) X(at_text) X(watching) X(is_seat) X(hand_empty) \
 	X(can_nudge) X(nudge_url) X(nudge_label) X(has_nudge_note) \
+	X(can_take_back) X(take_back_url) X(take_back_note) \
 	X(nudge_note) X(over_record) X(can_again) X(again_url) \
 	X(again_label) X(talk) X(has_share) X(share_url) X(has_links) \
 	X(history_url) X(shown_hands) \

@@ -8,9 +8,13 @@
  * nothing of it is secret: every move is told in full (every Sensor
  * Sweep's order, every card handed off) and the hands as dealt head it.
  *
- * The page is bounded whatever the game: the last HISTORY_TALK messages
- * and, of it all, the last HISTORY_ROWS entries are shown (the page says
- * how many earlier ones are not).
+ * A move that was taken back is told where it was made ("Ann took back
+ * a move: Holodeck Reservation").
+ *
+ * The page is bounded whatever the game: the last HISTORY_TALK messages,
+ * the last HISTORY_TAKEN moves taken back and, of it all, the last
+ * HISTORY_ROWS entries are shown (the page says how many earlier ones
+ * are not).
  */
 #include <stdio.h>
 #include <string.h>
@@ -21,7 +25,8 @@
 
 enum {
 	HISTORY_ROWS = 500,     /* entries one page shows */
-	HISTORY_TALK = 100      /* chat messages among them, at most */
+	HISTORY_TALK = 100,     /* chat messages among them, at most */
+	HISTORY_TAKEN = 100     /* moves taken back among them, at most */
 };
 
 _Static_assert((int)DESCRIBE_MAX >= (int)STORE_CHAT_MAX + 1,
@@ -30,7 +35,8 @@ _Static_assert((int)HISTORY_ROWS <= (int)TMPL_ITER_MAX, "one section renders all
 
 /* One line of the history: a move or a message. */
 typedef struct entry {
-	int talk;                 /* 0: a move; 1: a chat message */
+	int talk;                 /* 0: a move; 1: a chat message; 2: a
+	                           * move taken back */
 	int no;                   /* the move (record lines after it); for
 	                           * a message, the lines when it was said */
 	int seat;
@@ -46,6 +52,9 @@ typedef struct history {
 	/* the last HISTORY_TALK messages, oldest first */
 	int talk_n, talk_next;
 	store_chat talk[HISTORY_TALK];
+	/* the last HISTORY_TAKEN moves taken back, oldest first */
+	int taken_n, taken_next;
+	store_taken taken[HISTORY_TAKEN];
 	/* who chose each line: 's' a bot standing in (store_made_by) */
 	char by[BT_RECORD_MAX_ITEMS];
 	/* the page's entries, in a ring of the last HISTORY_ROWS */
@@ -98,6 +107,46 @@ static void talk_upto(history *h, int lines)
 	}
 }
 
+static int keep_taken(void *ctx, const store_taken *t)
+{
+	history *h = ctx;
+
+	if (h->taken_n == HISTORY_TAKEN) {
+		memmove(h->taken, h->taken + 1,
+		        (HISTORY_TAKEN - 1) * sizeof h->taken[0]);
+		h->taken_n--;
+	}
+	h->taken[h->taken_n++] = *t;
+	return 0;
+}
+
+/* Adds the moves taken back while the game had at most lines lines (all
+ * of them if lines < 0): "Ann took back a move: Overtime". */
+static void taken_upto(history *h, int lines)
+{
+	while (h->taken_next < h->taken_n) {
+		const store_taken *t = &h->taken[h->taken_next];
+		char who[48];
+		bt_action a;
+		bt_error gerr;
+		if (lines >= 0 && t->seq > lines)
+			return;
+		entry *e = push(h);
+		*e = (entry){ .talk = 2, .no = t->seq, .seat = t->seat,
+		              .created = t->taken };
+		const char *name = describe_seat(&h->w->game, t->seat, who,
+		                                 sizeof who);
+		if (bt_action_parse(t->line, strlen(t->line), &a, &gerr) == 0 &&
+		    a.card < BT_CARD_COUNT)
+			snprintf(e->text, sizeof e->text, "%s took back a move: "
+			         "%s.", name, bt_card_get(a.card)->name);
+		else
+			snprintf(e->text, sizeof e->text, "%s took back a "
+			         "move.", name);
+		h->taken_next++;
+	}
+}
+
 static int keep_move(void *ctx, int seq, int64_t created,
                      const bt_game *before, const bt_game *after,
                      const bt_action *a)
@@ -106,6 +155,7 @@ static int keep_move(void *ctx, int seq, int64_t created,
 	entry *e;
 
 	talk_upto(h, seq);
+	taken_upto(h, seq);
 	if (seq == 0)
 		h->dealt = *before;
 	e = push(h);
@@ -134,16 +184,16 @@ static const char *hist_row(void *ctx, int key, int i)
 	e = &h->e[(h->first + i) % HISTORY_ROWS];
 	switch (key) {
 	case K_hist_class:
-		return !e->talk ? "move" : e->seat == h->seat ? "talk mine"
-		       : "talk";
+		return !e->talk ? "move" : e->talk == 2 ? "takeback"
+		       : e->seat == h->seat ? "talk mine" : "talk";
 	case K_hist_link:
 		if (e->talk)
-			return "talk";
+			return e->talk == 2 ? "undone" : "talk";
 		snprintf(h->no, sizeof h->no, "%d", e->no);
 		return h->no;
 	case K_hist_who:
-		return e->talk ? describe_seat(&h->w->game, e->seat, h->who,
-		                               sizeof h->who) : "";
+		return e->talk == 1 ? describe_seat(&h->w->game, e->seat,
+		                                    h->who, sizeof h->who) : "";
 	case K_hist_text:
 		return e->text;
 	case K_hist_url:
@@ -171,10 +221,13 @@ static web_err gather(web *w, history *h)
 	    store_chat_latest(w->st, w->game.id, HISTORY_TALK, keep_talk, h,
 	                      &err)
 	    != STORE_OK ||
+	    store_taken_list(w->st, w->game.id, keep_taken, h, &err)
+	    != STORE_OK ||
 	    store_walk(w->st, &w->game, -1, keep_move, h, NULL, &err)
 	    != STORE_OK)
 		return web_store_err(w, __func__, &err);
 	talk_upto(h, -1);
+	taken_upto(h, -1);
 	return WEB_OK;
 }
 
@@ -218,6 +271,7 @@ web_err page_history(web *w)
 	h.viewer = w->game.state.status != BT_PLAYING ? DESCRIBE_EVERYONE
 	           : seat;
 	h.talk_n = h.talk_next = 0;
+	h.taken_n = h.taken_next = 0;
 	h.first = h.n = h.dropped = 0;
 	if ((e = gather(w, &h)))
 		return e;

@@ -35,6 +35,10 @@ static const struct {
 	  "address for them, or their emails are off.", 1 },
 	{ "slow", "warn", "Slow down: at most 5 messages a minute. Wait a "
 	  "moment, then say it again.", "", 0 },
+	{ "taken_back", "", "Your move was taken back: it is your turn "
+	  "again.", "", 0 },
+	{ "stands", "warn", "That move can no longer be taken back: the "
+	  "game has moved on, or it drew or showed a card.", "", 0 },
 	{ "standin_asked", "", "You asked for a bot to stand in for ", ": it "
 	  "will once everyone else at the table has asked too.", 1 },
 	{ "standin_started", "", "A bot now stands in for ", ", who has been "

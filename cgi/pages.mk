@@ -17,7 +17,7 @@ buffertime_fcgi_SOURCES = \
 	cgi/table_shown.c \
 	cgi/marks.c cgi/marks.h \
 	cgi/live.c \
-	cgi/page_history.c cgi/page_say.c cgi/page_nudge.c cgi/page_standin.c \
+	cgi/page_history.c cgi/page_say.c cgi/page_nudge.c cgi/page_takeback.c cgi/page_standin.c \
 	cgi/page_again.c cgi/page_watch.c cgi/page_rules.c \
 	cgi/page_block.c
 

@@ -20,6 +20,7 @@ static struct {
 	char games_url[WEB_URL_MAX], record_url[WEB_URL_MAX];
 	char standin_url[WEB_URL_MAX], standin_label[96], standin_text[256];
 	char standin_rule[160];
+	char take_back_url[WEB_URL_MAX], take_back_note[160];
 } L;
 
 /* Writes PREFIX g/ID/page into buf. */
@@ -84,6 +85,26 @@ static void nudge(web *w, const table_view *tv, vals *v)
 	}
 	vals_show(v, K_has_nudge_note, L.nudge_note[0] != '\0');
 	vals_set(v, K_nudge_note, L.nudge_note);
+}
+
+/* Taking back one's last move: offered while the store allows it. */
+static void take_back(web *w, const table_view *tv, vals *v)
+{
+	const store_game *g = &w->game;
+	char buf[48];
+
+	if (!TABLE_LIVE(tv) || g->state.status != BT_PLAYING ||
+	    g->state.turn == tv->seat ||
+	    !store_can_take_back(w->st, g, tv->seat))
+		return;
+	game_url(w, "takeback", L.take_back_url, sizeof L.take_back_url);
+	snprintf(L.take_back_note, sizeof L.take_back_note, "Wrong card? "
+	         "Until %s moves, your move can be taken back: it showed "
+	         "nobody anything new.",
+	         describe_seat(g, g->state.turn, buf, sizeof buf));
+	vals_show(v, K_can_take_back, 1);
+	vals_set(v, K_take_back_url, L.take_back_url);
+	vals_set(v, K_take_back_note, L.take_back_note);
 }
 
 /* The game's stand-in rule in words, or "" if off. */
@@ -195,6 +216,7 @@ web_err table_life(web *w, const table_view *tv, const forms *f, vals *v)
 		vals_set(v, K_csrf, f->csrf);
 		vals_set(v, K_seq, f->seq);
 	}
+	take_back(w, tv, v);
 	nudge(w, tv, v);
 	standin(w, tv, v);
 	over(w, tv, v);

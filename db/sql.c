@@ -45,8 +45,8 @@ static const char *const sql_text[SQL__MAX] = {
 		" WHERE id = ?1 AND seq = ?2",
 	[SQL_OUTBOX_INSERT] =
 		"INSERT INTO outbox (game, seat, recipient, subject, body,"
-		" created, next_attempt, kind, reply_to)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8)",
+		" created, next_attempt, kind, reply_to, move_seq)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6 + ?9, ?7, ?8, ?10)",
 	[SQL_SEAT_REVOKE] =
 		"UPDATE seats SET token_gen = token_gen + 1"
 		" WHERE game = ?1 AND seat = ?2 RETURNING token_gen",
@@ -180,9 +180,34 @@ static const char *const sql_text[SQL__MAX] = {
 		"INSERT INTO replies (message_id, game, seat, outcome, created)"
 		" VALUES (?1, ?2, ?3, ?4, ?5)"
 		" ON CONFLICT (message_id) DO NOTHING",
+	[SQL_TAKEBACK_LAST] =
+		"SELECT seq, seat, line, created, made_by FROM actions"
+		" WHERE game = ?1 ORDER BY seq DESC LIMIT 1",
+	[SQL_TAKEBACK_KEEP] =
+		"INSERT INTO taken_back (game, seq, seat, line, created, taken)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	[SQL_TAKEBACK_DELETE] =
+		"DELETE FROM actions WHERE game = ?1 AND seq = ?2",
+	[SQL_TAKEBACK_GAME] =
+		"UPDATE games SET seq = ?2 - 1, updated = ?3, status = 'playing',"
+		" snapshot = ?4, snapshot_seq = ?2 - 1, snapshot_format = ?5,"
+		" turn_seat = ?6, turn_since = ?3, reminders = 0"
+		" WHERE id = ?1 AND seq = ?2",
+	[SQL_TAKEBACK_MAILS] =
+		"UPDATE outbox SET dropped = ?3,"
+		" last_error = 'its move was taken back'"
+		" WHERE game = ?1 AND move_seq = ?2 AND sent IS NULL"
+		" AND dropped IS NULL",
+	[SQL_TAKEBACK_JOBS] =
+		"DELETE FROM jobs WHERE game = ?1 AND seq >= ?2",
+	[SQL_TAKEBACK_HINTS] =
+		"DELETE FROM hints WHERE game = ?1 AND seq >= ?2",
+	[SQL_TAKEBACK_LIST] =
+		"SELECT seq, seat, line, created, taken FROM taken_back"
+		" WHERE game = ?1 ORDER BY id LIMIT ?2",
 	[SQL_JOB_QUEUE] =
 		"INSERT INTO jobs (kind, game, seq, seat, created, due)"
-		" VALUES ('move', ?1, ?2, ?3, ?4, ?4)"
+		" VALUES ('move', ?1, ?2, ?3, ?4, ?4 + ?5)"
 		" ON CONFLICT (kind, game, seq) DO NOTHING",
 	[SQL_JOB_CLAIM] =
 		"UPDATE jobs SET due = ?1 + ?2, attempts = attempts + 1"

@@ -99,6 +99,15 @@ enum sql_stmt {
 	SQL_CREW_BEFORE,
 	SQL_CREW_BOT_LINES,
 	SQL_MARK_CREW,
+	/* store_takeback.c */
+	SQL_TAKEBACK_LAST,
+	SQL_TAKEBACK_KEEP,
+	SQL_TAKEBACK_DELETE,
+	SQL_TAKEBACK_GAME,
+	SQL_TAKEBACK_MAILS,
+	SQL_TAKEBACK_JOBS,
+	SQL_TAKEBACK_HINTS,
+	SQL_TAKEBACK_LIST,
 	/* store_create.c: the forms that made games */
 	SQL_CREATION_GET,
 	SQL_CREATION_ADD,
@@ -118,6 +127,7 @@ struct store {
 	int busy_timeout_ms;        /* how long a writer waits for the lock */
 	int64_t busy_since_ns;      /* when the current wait began */
 	store_limits limits;        /* store_set_limits; all 0: none */
+	store_holds holds;          /* store_set_holds; all 0: none */
 };
 
 /* Fills err (if not NULL) and returns rc. */
@@ -231,10 +241,17 @@ store_rc sql_standin_set(store *s, const char *id, int seat, int64_t since,
                          store_error *err);
 
 /* Queues the turn of state's seat to move as a job if bot (its seat's
- * bot, may be "") is one: the game then has seq lines (store_jobs.c). */
+ * bot, may be "") is one: the game then has seq lines; due in wait
+ * seconds (store_jobs.c). */
 store_rc sql_queue_bot_turn(store *s, const char *id, const char *bot,
-                            const bt_game *state, int seq,
+                            const bt_game *state, int seq, int64_t wait,
                             store_error *err);
+
+/* store_queue_mail for a move's email: move_seq is the game's line
+ * count after the move that queued it (0: none), and the first attempt
+ * waits delay seconds (store_games.c). */
+store_rc sql_queue_mail_at(store *s, const char *id, const store_mail *m,
+                           int move_seq, int64_t delay, store_error *err);
 
 /* Queues the review of the game id if state is over: it then has seq
  * lines, the last seat's (store_review.c). */

@@ -650,6 +650,53 @@ typedef enum store_limit_kind {
 
 void store_set_limits(store *s, const store_limits *l);
 
+/* ---- taking a move back (store_takeback.c) ------------------------------ */
+
+/* How long a person's move that may still be taken back (bt_take_back_ok)
+ * holds what it causes, so that a move taken back soon mails nobody and
+ * no bot answers it.  All 0 (the default): nothing is held. */
+typedef struct store_holds {
+	int64_t mail_grace;   /* seconds before its emails' first attempt */
+	int64_t bot_wait;     /* seconds before a bot may answer it */
+} store_holds;
+
+void store_set_holds(store *s, const store_holds *h);
+
+/* 1 if seat may take back the last move of g (as loaded) now: its own
+ * move, made by its person (not a bot or a stand-in), one that
+ * bt_take_back_ok allows, and no action or look has followed it.  0
+ * otherwise, and on any error. */
+int store_can_take_back(store *s, const store_game *g, int seat);
+
+/*
+ * Seat takes back the last move of game id, which must still have
+ * expected_seq lines (else STORE_CONFLICT); STORE_ILLEGAL if
+ * store_can_take_back would say no.  In one transaction: the line moves
+ * from the game's history to its taken-back list (the exported record
+ * holds only the moves that stand), the state and the turn go back to
+ * before it, the move's unsent emails are dropped and the work it left
+ * (a bot's answer, hints) is removed.  *after (may be NULL) is the game
+ * as it is then.
+ */
+store_rc store_take_back(store *s, const char *id, int seat,
+                         int expected_seq, store_game *after,
+                         store_error *err);
+
+/* A move that was taken back: it was line seq, made at created. */
+typedef struct store_taken {
+	int seq, seat;
+	int64_t created, taken;
+	char line[BT_ACTION_TEXT_MAX];
+} store_taken;
+
+enum { STORE_TAKEN_MAX = 1000 };   /* listed per game, oldest first */
+
+/* Calls fn for each move taken back in game id, oldest first (at most
+ * STORE_TAKEN_MAX); fn returns nonzero to stop. */
+store_rc store_taken_list(store *s, const char *id,
+                          int (*fn)(void *ctx, const store_taken *t),
+                          void *ctx, store_error *err);
+
 /*
  * Counts one event of kind for subject now, unless max of them (max 0:
  * no limit, nothing counted) happened in the last window seconds: then

@@ -272,7 +272,7 @@ store_rc store_create_locked(store *s, const store_new_game *ng,
 	                      ng->reminder_secs, err)) ||
 	    (rc = insert_seats(s, id, rec, ng->emails, ng->bots, err)) ||
 	    (rc = sql_queue_bot_turn(s, id, ng->bots[state.turn - 1], &state,
-	                             0, err)) ||
+	                             0, 0, err)) ||
 	    (rc = standin_rule(s, id, ng, err)) ||
 	    (rc = practice(s, id, ng, &state, err)))
 		return rc;

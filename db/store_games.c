@@ -308,9 +308,12 @@ static store_rc advance(store *s, const store_game *before,
 	       : store_fail(err, STORE_CONFLICT, "the game moved on");
 }
 
+/* Queues the move's emails, each held for hold seconds (a move that may
+ * still be taken back mails nobody until its grace is over). */
 static store_rc queue_mails(store *s, const store_game *before,
                             const bt_game *after, const bt_action *a,
-                            store_mail_fn fn, void *ctx, store_error *err)
+                            store_mail_fn fn, void *ctx, int64_t hold,
+                            store_error *err)
 {
 	int n = fn ? fn(ctx, before, after, a, s->mail, BT_MAX_PLAYERS + 1) : 0;
 
@@ -318,7 +321,8 @@ static store_rc queue_mails(store *s, const store_game *before,
 		return store_fail(err, STORE_ERROR, "the move's emails could "
 		                  "not be made");
 	for (int i = 0; i < n; i++) {
-		store_rc rc = store_queue_mail(s, before->id, &s->mail[i], err);
+		store_rc rc = sql_queue_mail_at(s, before->id, &s->mail[i],
+		                                before->seq + 1, hold, err);
 		if (rc != STORE_OK)
 			return rc;
 	}
@@ -359,10 +363,15 @@ store_rc sql_append_locked(store *s, const char *id, int expected_seq,
 	if (bt_action_format(a, line, sizeof line) < 0)
 		return store_fail(err, STORE_INVALID, "the action cannot be "
 		                  "written as a record line");
+	/* a person's move that showed nothing may be taken back: its emails
+	 * and the bot that answers it wait a little */
+	int may_take_back = !made_by[0] &&
+	                    bt_take_back_ok(&before->state, a, next);
+	int64_t hold = may_take_back ? s->holds.mail_grace : 0;
 	if ((rc = sql_insert_line(s, id, before->seq, a->seat, line, made_by,
 	                          err)) ||
 	    (rc = advance(s, before, next, err)) ||
-	    (rc = queue_mails(s, before, next, a, fn, ctx, err)))
+	    (rc = queue_mails(s, before, next, a, fn, ctx, hold, err)))
 		return rc;
 	/* the absent player who moves again takes the seat back */
 	if (!made_by[0] && before->seats[a->seat - 1].standin_since &&
@@ -376,7 +385,8 @@ store_rc sql_append_locked(store *s, const char *id, int expected_seq,
 		return rc;
 	return sql_queue_bot_turn(s, id, next->status == BT_PLAYING
 	                          ? sql_seat_bot(&before->seats[next->turn - 1])
-	                          : "", next, before->seq + 1, err);
+	                          : "", next, before->seq + 1,
+	                          may_take_back ? s->holds.bot_wait : 0, err);
 }
 
 store_rc store_append(store *s, const char *id, int expected_seq,
@@ -567,6 +577,12 @@ store_rc store_sweep_begin(store *s, const char *id, int expected_seq,
 store_rc store_queue_mail(store *s, const char *id, const store_mail *m,
                           store_error *err)
 {
+	return sql_queue_mail_at(s, id, m, 0, 0, err);
+}
+
+store_rc sql_queue_mail_at(store *s, const char *id, const store_mail *m,
+                           int move_seq, int64_t delay, store_error *err)
+{
 	int blocked;
 	store_rc brc = store_block_check(s, m->to, &blocked, err);
 
@@ -583,6 +599,8 @@ store_rc store_queue_mail(store *s, const char *id, const store_mail *m,
 	sqlite3_bind_int64(st, 6, store_now());
 	sql_bind_text(st, 7, m->kind, -1);
 	sql_bind_text(st, 8, m->reply_to, -1);
+	sqlite3_bind_int64(st, 9, delay > 0 ? delay : 0);
+	sqlite3_bind_int(st, 10, move_seq);
 	int rc = sql_run(s, SQL_OUTBOX_INSERT);
 	return rc == SQLITE_DONE ? STORE_OK
 	                         : store_sqlite_fail(s, rc, "queueing an email", err);

@@ -16,7 +16,7 @@ int store_bot_ok(const char *name)
 }
 
 store_rc sql_queue_bot_turn(store *s, const char *id, const char *bot,
-                            const bt_game *state, int seq,
+                            const bt_game *state, int seq, int64_t wait,
                             store_error *err)
 {
 	if (state->status != BT_PLAYING || !bot || !bot[0])
@@ -26,6 +26,7 @@ store_rc sql_queue_bot_turn(store *s, const char *id, const char *bot,
 	sqlite3_bind_int(st, 2, seq);
 	sqlite3_bind_int(st, 3, state->turn);
 	sqlite3_bind_int64(st, 4, store_now());
+	sqlite3_bind_int64(st, 5, wait > 0 ? wait : 0);
 	int rc = sql_run(s, SQL_JOB_QUEUE);
 	return rc == SQLITE_DONE ? STORE_OK
 	       : store_sqlite_fail(s, rc, "queueing a bot's turn", err);

@@ -44,7 +44,7 @@ static store_rc start_locked(store *s, store_game *g, store_seat_mail_fn fn,
 	g->seats[seat - 1].standin_since = store_now();
 	if ((rc = sql_standin_set(s, g->id, seat, store_now(), err)) ||
 	    (rc = sql_queue_bot_turn(s, g->id, "search", &g->state, g->seq,
-	                             err)))
+	                             0, err)))
 		return rc;
 	int made = fn ? fn(ctx, g, seat, s->mail) : 0;
 	if (made < 0)

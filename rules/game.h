@@ -262,6 +262,15 @@ int bt_leisure_ceiling(const bt_game *g);
  * crew can no longer win, whatever comes. */
 int bt_out_of_reach(const bt_game *g);
 
+/* 1 if action a, which took the game from before to after, may be taken
+ * back before the next action: a Side Project or an Ability that neither
+ * draws, reveals, looks nor gives (Overtime, Cover Story, Extra Duty,
+ * Holodeck Reservation, Scale Back), that used no chance and did not end
+ * the round or the game.  Replaying the game without it then gives
+ * before again, and nobody learnt anything from it (takeback.c). */
+int bt_take_back_ok(const bt_game *before, const bt_action *a,
+                    const bt_game *after);
+
 /* 1 if drawing Shift card c onto the stack now brings a reprimand. */
 int bt_draw_reprimands(const bt_game *g, bt_card c);
 

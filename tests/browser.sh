@@ -76,7 +76,7 @@ trap 'exit 1' HUP INT TERM
 
 if ! url=$(bash "$SRCDIR/scripts/web" up "$run" --fcgi "$BUFFERTIME_FCGI" \
 	--templates "$SRCDIR/templates" --www "$SRCDIR/www" --wait 30 \
-	--set games_per_hour=0 2>"$tmp/up.err"); then
+	--set games_per_hour=0 --set bot_wait=0 2>"$tmp/up.err"); then
 	cat "$tmp/up.err"
 	not_ok "scripts/web up"
 	finish

@@ -40,13 +40,16 @@ web_test_cleanup() {
 }
 
 # up RUNDIR [ARGS...]: starts the servers; sets $url.  A failure to start
-# ends the test, with the program's log.
+# ends the test, with the program's log.  A move that may be taken back
+# mails and wakes the bots at once here (a test's --set may say
+# otherwise: the last line wins).
 up() {
 	local r=$1
 	shift
 	runs+=("$r")
 	if ! url=$(bash "$SRCDIR/scripts/web" up "$r" --fcgi "$BUFFERTIME_FCGI" \
-		--templates "$SRCDIR/templates" --www "$SRCDIR/www" --wait 30 "$@" \
+		--templates "$SRCDIR/templates" --www "$SRCDIR/www" --wait 30 \
+		--set take_back_grace=0 --set bot_wait=0 "$@" \
 		2>"$tmp/up.err"); then
 		cat "$tmp/up.err"
 		not_ok "scripts/web up $r $*"
