@@ -53,11 +53,11 @@ START_TEST(test_close_options_are_about_equal)
 
 	ck_assert(!hint_differs(&h[0], &h[1]));
 	line_of(&g, h, 2, BT_WORK, BT_NO_CARD, line);
-	ck_assert_msg(strstr(line, "Chance of winning: 62%: about equal")
+	ck_assert_msg(strstr(line, "Chance of winning: 62%, about equal")
 	              && !strstr(line, "the best option."), "%s", line);
 	ck_assert_msg(strstr(line, " Why: "), "%s", line);
 	line_of(&g, h, 2, BT_SIDE, 3, line);
-	ck_assert_msg(strstr(line, "Chance of winning: 60%: about equal")
+	ck_assert_msg(strstr(line, "Chance of winning: 60%, about equal")
 	              && !strstr(line, "Why"), "%s", line);
 }
 END_TEST
@@ -78,7 +78,7 @@ START_TEST(test_the_best_says_why)
 	offer_risk(num, den, risk, sizeof risk);
 	snprintf(want, sizeof want, "the risk of a reprimand on the next draw "
 	         "is %s", risk);
-	ck_assert_msg(strstr(line, "Chance of winning: 62%: the best option."),
+	ck_assert_msg(strstr(line, "Chance of winning: 62%, the best option."),
 	              "%s", line);
 	ck_assert_msg(strstr(line, want), "'%s' lacks '%s'", line, want);
 	ck_assert_msg(strstr(line, "after this move the crew wins about 62 "
@@ -101,8 +101,8 @@ START_TEST(test_forms_with_choices_and_without_hints)
 	char line[HINT_LINE_MAX];
 
 	line_of(&g, h, 3, BT_SPECIAL, 30, line);
-	ck_assert_msg(strstr(line, "Chance of winning: up to 55%, with the "
-	                     "best choice: the best option."), "%s", line);
+	ck_assert_msg(strstr(line, "Chance of winning: up to 55% with the "
+	                     "best choice, the best option."), "%s", line);
 	line_of(&g, h, 3, BT_LOG, BT_NO_CARD, line);
 	ck_assert_str_eq(line, "");
 	line_of(&g, h, 3, BT_WORK, BT_NO_CARD, line);

@@ -89,11 +89,11 @@ void hint_line(const bt_game *g, int seat, const store_hint *hints, int n,
 		return;
 	words_append(buf, cap, "Chance of winning: %s%d%%%s",
 	             s.options > 1 ? "up to " : "", percent(s.mine->chance),
-	             s.options > 1 ? ", with the best choice" : "");
+	             s.options > 1 ? " with the best choice" : "");
 	if (s.mine == s.top && s.rivals == 0)
-		words_append(buf, cap, ": the best option.");
+		words_append(buf, cap, ", the best option.");
 	else if (s.mine == s.top || !hint_differs(s.mine, s.top))
-		words_append(buf, cap, ": about equal to the best options here "
+		words_append(buf, cap, ", about equal to the best options here "
 		             "(the estimate cannot tell them apart).");
 	else
 		words_append(buf, cap, ".");
