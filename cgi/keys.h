@@ -31,7 +31,8 @@
 	X(made_again) \
 	/* table.html */ \
 	X(round) X(rounds_max) X(turn_text) X(turn_class) \
-	X(out_of_reach) X(reach_text) \
+	X(out_of_reach) X(reach_text) X(can_end) X(end_url) \
+	X(has_ended) X(ended_text) \
 	X(has_notice) X(notice) X(notice_class) \
 	X(over) X(result_class) X(result_title) X(record_url) \
 	X(effort) X(target) X(effort_w) X(effort_class) \

@@ -20,6 +20,7 @@
 #include <sodium.h>
 
 #include "describe.h"
+#include "ended.h"
 #include "vals.h"
 #include "web.h"
 
@@ -130,7 +131,9 @@ static int on_action(void *ctx, int seq, int64_t created,
 	it->order = 2 * (seq + 1);
 	it->created = created;
 	xml_copy(it->author, sizeof it->author, name);
-	describe_action(before, after, a, g, c->seat, text, sizeof text);
+	/* once the game is over nothing of it is secret (as the history) */
+	describe_action(before, after, a, g, g->state.status != BT_PLAYING
+	                ? DESCRIBE_EVERYONE : c->seat, text, sizeof text);
 	action_title(it, text, before, after, strlen(name));
 	snprintf(t, sizeof t, "Round %d, move %d: %s", before->round,
 	         it->move, text);
@@ -263,7 +266,8 @@ static void headline(feed_ctx *c, char *title, size_t tcap, char *sub,
                      size_t scap)
 {
 	const store_game *g = &c->w->game;
-	char t[BT_MAX_PLAYERS * (BT_NAME_BYTES_MAX + 8) + 64], n[48], m[48];
+	char t[BT_MAX_PLAYERS * (BT_NAME_BYTES_MAX + 8) + 64], n[48];
+	char m[ENDED_MAX];
 
 	snprintf(t, sizeof t, "Buffer Time: the game of %s",
 	         describe_seat(g, c->seat, n, sizeof n));
@@ -275,7 +279,10 @@ static void headline(feed_ctx *c, char *title, size_t tcap, char *sub,
 			         ? " and " : ", ",
 			         describe_seat(g, s, m, sizeof m));
 	xml_copy(title, tcap, t);
-	if (g->state.status == BT_WON || g->state.status == BT_LOST)
+	if (g->ended_by)
+		snprintf(t, sizeof t, "%s The crew lost in round %d.",
+		         ended_words(g, m, sizeof m), g->state.round);
+	else if (g->state.status == BT_WON || g->state.status == BT_LOST)
 		snprintf(t, sizeof t, "The crew %s in round %d.",
 		         g->state.status == BT_WON ? "won" : "lost",
 		         g->state.round);

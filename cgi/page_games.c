@@ -52,7 +52,7 @@ typedef struct mine {
 	char players[PLAYERS_TEXT];
 	char mover[NAME_TEXT];
 	char you[NAME_TEXT];
-	char status_text[16 + MARKS_MAX];   /* "won · practice table ..." */
+	char status_text[64 + MARKS_MAX];   /* "won · practice table ..." */
 } mine;
 
 /* A crew (store_crew) one of the games belongs to: its games' ids, to
@@ -138,7 +138,9 @@ static void summarise(web *w, const store_game *g, int seat,
 	snprintf(m->you, sizeof m->you, "%s (seat %d)",
 	         describe_seat(g, seat, n, sizeof n), seat);
 	snprintf(m->status_text, sizeof m->status_text, "%s%s%s",
-	         m->grp == OVER ? (m->status == BT_WON ? "won" : "lost")
+	         m->grp == OVER ? (m->status == BT_WON ? "won"
+	                           : g->ended_by ? "lost: ended early, as it "
+	                             "could no longer be won" : "lost")
 	         : "playing", marks[0] ? " · " : "", marks);
 }
 

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "describe.h"
+#include "ended.h"
 #include "since.h"
 #include "table.h"
 
@@ -256,7 +257,7 @@ web_err page_history(web *w)
 {
 	static history h;
 	static char table[WEB_URL_MAX], record[WEB_URL_MAX], start[WEB_URL_MAX];
-	char you[48], cut[128];
+	char you[48], cut[128], ended[ENDED_MAX];
 	web_err e;
 	vals v;
 	tmpl_data d;
@@ -290,6 +291,8 @@ web_err page_history(web *w)
 	vals_set(&v, K_record_url, record);
 	vals_set(&v, K_start_url, start);
 	vals_show(&v, K_over, w->game.state.status != BT_PLAYING);
+	vals_show(&v, K_has_ended, w->game.ended_by != 0);
+	vals_set(&v, K_ended_text, ended_words(&w->game, ended, sizeof ended));
 	vals_show(&v, K_practice, w->game.practice);
 	vals_set(&v, K_you_name, describe_seat(&w->game, seat, you, sizeof you));
 	vals_int(&v, K_you_seat, seat);

@@ -19,7 +19,7 @@ buffertime_fcgi_SOURCES = \
 	cgi/live.c \
 	cgi/page_history.c cgi/page_say.c cgi/page_nudge.c cgi/page_takeback.c cgi/page_standin.c \
 	cgi/page_again.c cgi/page_watch.c cgi/page_rules.c \
-	cgi/page_block.c
+	cgi/page_block.c cgi/page_end.c cgi/ended.h
 
 dist_template_DATA = \
 	templates/layout.html templates/error.html templates/home.html \

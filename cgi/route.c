@@ -36,6 +36,7 @@ static const struct route {
 	{ M_POST, "g/*/say", NULL, page_say, "POST" },
 	{ M_POST, "g/*/nudge", NULL, page_nudge, "POST" },
 	{ M_POST, "g/*/takeback", NULL, page_take_back, "POST" },
+	{ M_POST, "g/*/end", NULL, page_end, "POST" },
 	{ M_POST, "g/*/standin", NULL, page_standin, "POST" },
 	{ M_POST, "g/*/again", NULL, page_again, "POST" },
 	{ M_GET | M_HEAD, "g/*/watch", NULL, page_watch, "GET, HEAD" },

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ended.h"
 #include "marks.h"
 #include "moves.h"
 #include "names.h"
@@ -22,6 +23,8 @@ typedef struct table_ctx {
 	char name[48], note[64], hand[16], no[16];
 	char marks[MARKS_MAX];
 	char reach[OFFER_MAX];  /* "... can no longer be won", or "" */
+	char ended[ENDED_MAX + 32];  /* "The crew lost. Ann ended ..." */
+	char end_url[WEB_URL_MAX];
 } table_ctx;
 
 /* The last moves up to a past point: the transitions the walk saw, the
@@ -136,6 +139,13 @@ static void turn_text(table_ctx *t, vals *v, char *buf, size_t cap)
 	vals_show(v, K_out_of_reach, offer_out_of_reach(&g->state,
 	          t->reach, sizeof t->reach));
 	vals_set(v, K_reach_text, t->reach);
+	/* a person's seat may end a lost cause there (page_end.c) */
+	if (TABLE_LIVE(t->tv) && ended_may(g, me)) {
+		snprintf(t->end_url, sizeof t->end_url, "%sg/%s/end",
+		         t->w->cf->prefix, g->id);
+		vals_show(v, K_can_end, 1);
+		vals_set(v, K_end_url, t->end_url);
+	}
 }
 
 /* A bar's width class: 0..100 in steps of 5. */
@@ -211,6 +221,16 @@ static void gauges(table_ctx *t, vals *v, char *pct, size_t cap)
 	         ? "high" : "some");
 }
 
+/* "The crew lost. Ann ended the game: ..." */
+static const char *ended_title(table_ctx *t)
+{
+	char words[ENDED_MAX];
+
+	snprintf(t->ended, sizeof t->ended, "The crew lost. %s",
+	         ended_words(&t->w->game, words, sizeof words));
+	return t->ended;
+}
+
 static void status(table_ctx *t, vals *v)
 {
 	const bt_game *g = &t->w->game.state;
@@ -230,6 +250,7 @@ static void status(table_ctx *t, vals *v)
 	vals_set(v, K_result_class, g->status == BT_WON ? "won" : "lost");
 	vals_set(v, K_result_title, g->status == BT_WON
 	         ? "The crew won: enough Leisure, and nobody noticed!"
+	         : t->w->game.ended_by ? ended_title(t)
 	         : "The crew lost: the Assignment Deck ran out.");
 	vals_int(v, K_deck_assignment, g->assignment_deck.n);
 	vals_int(v, K_deck_shift, g->shift_deck.n);

@@ -98,6 +98,7 @@ page_fn page_history;   /* GET  PREFIX g/ID/history     */
 page_fn page_say;       /* POST PREFIX g/ID/say         */
 page_fn page_nudge;     /* POST PREFIX g/ID/nudge       */
 page_fn page_take_back; /* POST PREFIX g/ID/takeback    */
+page_fn page_end;       /* POST PREFIX g/ID/end         */
 page_fn page_standin;   /* POST PREFIX g/ID/standin     */
 page_fn page_again;     /* POST PREFIX g/ID/again       */
 page_fn page_watch;     /* GET  PREFIX g/ID/watch?k=KEY */

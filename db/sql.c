@@ -28,7 +28,8 @@ static const char *const sql_text[SQL__MAX] = {
 		" seq, snapshot, snapshot_seq, snapshot_format, sweep_seq,"
 		" sweep_seat, sweep_card, updated, turn_seat, turn_since,"
 		" reminders, reminder_secs, rematch, standin, standin_days,"
-		" practice FROM games WHERE id = ?1",
+		" practice, ended_by, coalesce(ended_at, 0) FROM games"
+		" WHERE id = ?1",
 	[SQL_SEATS_GET] =
 		"SELECT seat, name, email, token_gen, last_seen, notify,"
 		" digest_sent, nudged, EXISTS (SELECT 1 FROM blocked AS b"
@@ -310,6 +311,30 @@ static const char *const sql_text[SQL__MAX] = {
 		" AND status = 'playing'",
 	[SQL_SHOWN_GET] =
 		"SELECT seat FROM seats WHERE game = ?1 AND shown = 1",
+	/* store_end.c: a game ended where it could no longer be won */
+	[SQL_END_MARK] =
+		"UPDATE games SET ended_by = ?2, ended_at = ?3, updated = ?3,"
+		" status = 'lost', turn_seat = 0, turn_since = ?3, reminders = 0"
+		" WHERE id = ?1 AND seq = ?4 AND status = 'playing'"
+		" AND ended_by = 0",
+	[SQL_END_JOBS] =
+		"UPDATE jobs SET done = ?2, outcome = 'stale: the game was ended'"
+		" WHERE game = ?1 AND done IS NULL AND kind <> 'review'",
+	[SQL_END_MAILS] =
+		"UPDATE outbox SET dropped = ?2,"
+		" last_error = 'the game was ended'"
+		" WHERE game = ?1 AND sent IS NULL AND dropped IS NULL"
+		" AND kind IN ('turn', 'reminder', 'nudge')",
+	/* store_review.c: a game-over email waits (?2: until) for the
+	 * review's turning point, and goes once the review is in */
+	[SQL_OVER_HOLD] =
+		"UPDATE outbox SET next_attempt = max(next_attempt, ?2)"
+		" WHERE game = ?1 AND kind = 'over' AND sent IS NULL"
+		" AND dropped IS NULL AND attempts = 0",
+	[SQL_OVER_RELEASE] =
+		"UPDATE outbox SET next_attempt = ?2"
+		" WHERE game = ?1 AND kind = 'over' AND sent IS NULL"
+		" AND dropped IS NULL AND attempts = 0 AND next_attempt > ?2",
 };
 
 store_rc store_fail(store_error *err, store_rc rc, const char *fmt, ...)

@@ -115,6 +115,13 @@ enum sql_stmt {
 	SQL_SHOWN_SET,
 	SQL_SHOWN_TOUCH,
 	SQL_SHOWN_GET,
+	/* store_end.c */
+	SQL_END_MARK,
+	SQL_END_JOBS,
+	SQL_END_MAILS,
+	/* store_review.c: game-over emails wait for the review */
+	SQL_OVER_HOLD,
+	SQL_OVER_RELEASE,
 	SQL__MAX
 };
 

@@ -118,6 +118,10 @@ typedef struct store_game {
 	int standin_days;                   /* for "days" */
 	int practice;                       /* 1: a practice table: the seat
 	                                     * to move is shown hints */
+	int ended_by;                       /* the seat that ended it while
+	                                     * it could no longer be won
+	                                     * (store_end_game), 0: none */
+	int64_t ended_at;                   /* ... when (0: not ended) */
 	store_seat seats[BT_MAX_PLAYERS];
 	bt_game state;                      /* after every stored line */
 } store_game;
@@ -750,6 +754,35 @@ store_rc store_crew(store *s, const char *id, store_crew_game *out, int cap,
  */
 store_rc store_crew_place(store *s, const char *id, int *before_n,
                           store_error *err);
+
+/* ---- ending a game that can no longer be won (store_end.c) ---------- */
+
+/*
+ * Seat of game id ends it where it stands: only while the game, at
+ * expected_seq lines (else STORE_CONFLICT) and with no Sensor Sweep
+ * being looked at, is in play and can no longer be won (bt_out_of_reach;
+ * else STORE_ILLEGAL), and only a person's seat (a bot's: STORE_INVALID).
+ * No record line is written (the record replays as before); the game is
+ * marked ended by seat and lost, and from then on loads as lost.  In
+ * the same transaction, as a last move would: the emails fn (may be
+ * NULL) composes for each seat of the game as it is then (status lost,
+ * ended_by set) are queued, the review is queued, and the work the
+ * game had waiting (a bot's turn, hints) is dropped.  *after (may be
+ * NULL) is the game then.
+ */
+store_rc store_end_game(store *s, const char *id, int seat, int expected_seq,
+                        store_seat_mail_fn fn, void *ctx, store_game *after,
+                        store_error *err);
+
+/* Seconds a game-over email waits for the game's review, which gives it
+ * the review's biggest turning point (the worker lets it go as soon as
+ * the review is in: store_review_release); then it goes without. */
+enum { STORE_OVER_WAIT = 600 };
+
+/* The review of game id is all in: its game-over emails still waiting
+ * for it (STORE_OVER_WAIT) are due now.  *n (may be NULL) counts them. */
+store_rc store_review_release(store *s, const char *id, int *n,
+                              store_error *err);
 
 /* Text for a return code ("conflict"). */
 const char *store_rc_name(store_rc rc);

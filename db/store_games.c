@@ -226,6 +226,8 @@ static void load_life(sqlite3_stmt *st, store_game *g)
 		snprintf(g->standin, sizeof g->standin, "off");
 	g->standin_days = sqlite3_column_int(st, 20);
 	g->practice = sqlite3_column_int(st, 21) != 0;
+	g->ended_by = sqlite3_column_int(st, 22);
+	g->ended_at = sqlite3_column_int64(st, 23);
 }
 
 /* Loads game id; forces a replay when replay is set (for checks), and
@@ -265,6 +267,10 @@ static store_rc load(store *s, const char *id, store_game *g, int replay,
 		out = load_seats(s, g, err);
 	if (out == STORE_OK && !snapshot)
 		out = replay_game(s, g, err);
+	/* a game ended where it could no longer be won (store_end.c) has
+	 * no line for it: it reads as lost, snapshot and replay alike */
+	if (out == STORE_OK && replay >= 0 && g->ended_by)
+		g->state.status = BT_LOST;
 	return out;
 }
 

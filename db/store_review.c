@@ -18,8 +18,34 @@ store_rc sql_queue_review(store *s, const char *id, const bt_game *state,
 	sqlite3_bind_int(st, 3, seat >= 1 && seat <= BT_MAX_PLAYERS ? seat : 1);
 	sqlite3_bind_int64(st, 4, store_now());
 	int rc = sql_run(s, SQL_REVIEW_QUEUE);
+	if (rc != SQLITE_DONE)
+		return store_sqlite_fail(s, rc, "queueing the review", err);
+	/* the game-over emails just queued wait for the review's turning
+	 * point (the mailer writes it in), a while at most */
+	st = sql_get(s, SQL_OVER_HOLD);
+	sql_bind_text(st, 1, id, -1);
+	sqlite3_bind_int64(st, 2, store_now() + STORE_OVER_WAIT);
+	rc = sql_run(s, SQL_OVER_HOLD);
 	return rc == SQLITE_DONE ? STORE_OK
-	       : store_sqlite_fail(s, rc, "queueing the review", err);
+	       : store_sqlite_fail(s, rc, "holding the game-over emails", err);
+}
+
+store_rc store_review_release(store *s, const char *id, int *n,
+                              store_error *err)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_OVER_RELEASE);
+
+	if (n)
+		*n = 0;
+	sql_bind_text(st, 1, id, -1);
+	sqlite3_bind_int64(st, 2, store_now());
+	int rc = sql_run(s, SQL_OVER_RELEASE);
+	if (rc != SQLITE_DONE)
+		return store_sqlite_fail(s, rc, "letting the game-over emails "
+		                         "go", err);
+	if (n)
+		*n = sqlite3_changes(s->db);
+	return STORE_OK;
 }
 
 static int chance_ok(double p)

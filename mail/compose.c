@@ -193,7 +193,10 @@ static void next_up(text *t, const store_game *g, const bt_game *s,
 {
 	char n[48];
 
-	if (!to_move(s))
+	if (!to_move(s) && g->ended_by && s == &g->state)
+		put(t, "\nThe game is over: %s ended it, as it could no longer "
+		    "be won.\n", describe_seat(g, g->ended_by, n, sizeof n));
+	else if (!to_move(s))
 		put(t, "\nThe game is over: %s.\n", result(s));
 	else if (s->turn == reader)
 		put(t, "\nIt is your turn.\n");
@@ -284,26 +287,19 @@ static void seat_link(letter *l)
 	    "seat):\n%s\n", url);
 }
 
-/* Where the game was won or lost: the review's biggest turning point
- * if the worker has gone over the game already, else where its review
- * will be (the table's #review); then how to play again. */
+/* Where the game was won or lost: where its review will be (the
+ * table's #review), in words the mailer replaces with the review's
+ * biggest turning point once it is in (compose_turning_point_late);
+ * then how to play again. */
 static void review_link(letter *l)
 {
-	char url[URL_MAX], turn[COMPOSE_TABLE_MAX];
+	char url[URL_MAX];
 
 	if (compose_seat_url(l->c, l->g, l->seat, url, sizeof url)) {
 		l->t.over = 1;
 		return;
 	}
-	if (compose_turning_point(l->c->st, l->g, l->seat, turn,
-	                          sizeof turn) == 1)
-		put(&l->t, "\nWhere was it won or lost? The biggest turning "
-		    "point of the review:\n%sThe whole review is on the "
-		    "table:\n%s#review\n", turn, url);
-	else
-		put(&l->t, "\nWhere was it won or lost? A bot goes over the game "
-		    "move by move; in a\nminute or two its review is on the "
-		    "table:\n%s#review\n", url);
+	put(&l->t, "\n" COMPOSE_REVIEW_SOON "%s#review\n", url);
 	put(&l->t, "\nPlay again? The same crew, a new deal: press \"Play "
 	    "again\" on the table\n(everyone gets their new link by email):"
 	    "\n%s\n", url);
@@ -579,6 +575,19 @@ static int mail_move(const compose_ctx *c, const store_game *g,
 	return letter_close(&l);
 }
 
+/* The end of a game-over email: the final Leisure, the record, the
+ * links and the review. */
+static int over_tail(letter *l, const bt_game *end)
+{
+	totals(&l->t, end);
+	put(&l->t, "\nThe game's record (every move, and now its seed, to "
+	    "replay it) is at\n%sg/%s/record\nin a browser that has opened "
+	    "your seat's link (below).\n", l->c->base_url, l->g->id);
+	seat_link(l);
+	review_link(l);
+	return letter_close(l);
+}
+
 /* The end: the last move, the result, and where the record is. */
 static int mail_over(const compose_ctx *c, const store_game *g,
                      const bt_game *after, const bt_action *a, int seat,
@@ -593,13 +602,26 @@ static int mail_over(const compose_ctx *c, const store_game *g,
 	put(&l.t, "The game with %s is over: %s.\n\nThe last move:\n", l.crew,
 	    result(after));
 	put_moves(&l, s);
-	totals(&l.t, after);
-	put(&l.t, "\nThe game's record (every move, and now its seed, to "
-	    "replay it) is at\n%sg/%s/record\nin a browser that has opened "
-	    "your seat's link (below).\n", c->base_url, g->id);
-	seat_link(&l);
-	review_link(&l);
-	return letter_close(&l);
+	return over_tail(&l, after);
+}
+
+int compose_ended(void *ctx, const store_game *g, int seat, store_mail *out)
+{
+	const compose_ctx *c = ctx;
+	char n[CREW_NAME + 4];
+	letter l;
+
+	if (!c || !g || !g->ended_by || !reachable(g, seat))
+		return 0;
+	letter_open(&l, c, g, seat, "over", out);
+	subject(out, "Buffer Time: game lost (%s with %s)", l.noun, l.with);
+	if (seat == g->ended_by)
+		put(&l.t, "You ended the game with %s: it could no longer be "
+		    "won.\n", l.crew);
+	else
+		put(&l.t, "%s ended the game with %s: it could no longer be "
+		    "won.\n", list_name(g, g->ended_by, n), l.crew);
+	return over_tail(&l, &g->state);
 }
 
 static move_mail *const move_mails[MAIL__MAX] = {

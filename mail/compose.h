@@ -64,6 +64,11 @@ int compose_reply_address(compose_ctx *c, const char *reply_address);
 int compose_move(void *ctx, const store_game *before, const bt_game *after,
                  const bt_action *a, store_mail *out, int max);
 
+/* The game-over email to seat of g, which seat g->ended_by ended where
+ * it could no longer be won (store_end_game's store_seat_mail_fn; ctx a
+ * compose_ctx): 1, 0 (none for that seat) or -1. */
+int compose_ended(void *ctx, const store_game *g, int seat, store_mail *out);
+
 /* The "your seat" email of seat in new game g; rematch_of is the game
  * it is a rematch of, or NULL. */
 int compose_seat(const compose_ctx *c, const store_game *g, int seat,

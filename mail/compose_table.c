@@ -414,3 +414,45 @@ int compose_turning_point(store *st, const store_game *g, int seat,
 	add(&t, "\n");
 	return t.over ? -1 : 1;
 }
+
+/* The last place COMPOSE_REVIEW_SOON is in body, or NULL. */
+static char *review_soon_at(char *body)
+{
+	char *at = NULL;
+
+	for (char *p = body; (p = strstr(p, COMPOSE_REVIEW_SOON)); p++)
+		at = p;
+	return at;
+}
+
+int compose_turning_point_late(store *st, const store_game *g,
+                               store_outmail *o)
+{
+	static const char told[] = "Where was it won or lost? The biggest "
+	                           "turning point of the review:\n";
+	static const char whole[] = "The whole review is on the table:\n";
+	char *turn, *at;
+	size_t soon = strlen(COMPOSE_REVIEW_SOON), n, rest;
+	int rc;
+
+	if (!st || !g || !o || strcmp(o->kind, "over") != 0 ||
+	    strcmp(o->game, g->id) != 0 || o->seat < 1 ||
+	    o->seat > g->players || !(at = review_soon_at(o->body)))
+		return 0;
+	if (!(turn = malloc(COMPOSE_TABLE_MAX)))
+		return -1;
+	turn[0] = '\0';
+	rc = compose_turning_point(st, g, o->seat, turn, COMPOSE_TABLE_MAX);
+	n = strlen(told) + strlen(turn) + strlen(whole);
+	rest = strlen(at + soon);
+	if (rc == 1 && (size_t)(at - o->body) + n + rest < sizeof o->body) {
+		memmove(at + n, at + soon, rest + 1);
+		memcpy(at, told, strlen(told));
+		memcpy(at + strlen(told), turn, strlen(turn));
+		memcpy(at + strlen(told) + strlen(turn), whole, strlen(whole));
+	} else if (rc == 1) {
+		rc = 0;     /* no room: the link alone, as queued */
+	}
+	free(turn);
+	return rc;
+}

@@ -52,4 +52,22 @@ int compose_table(const store_game *g, const bt_game *s, int seat,
 int compose_turning_point(store *st, const store_game *g, int seat,
                           char *buf, size_t cap);
 
+/* What a game-over email says of the review when it is queued (before
+ * the link to the table's #review): the review comes after the email. */
+#define COMPOSE_REVIEW_SOON "Where was it won or lost? A bot goes over " \
+	"the game move by move; in a\nminute or two its review is on the " \
+	"table:\n"
+
+/*
+ * For the mailer, which sends every email: if o is a game-over email
+ * of game g (as it is now) that still says COMPOSE_REVIEW_SOON and the
+ * review is all in, puts the review's biggest turning point there, as
+ * o's seat may read it.  1 if it did, 0 if o needs nothing or the
+ * review is not in (or it would not fit), -1 on a store error or out of
+ * memory (o unchanged).
+ */
+struct store_outmail;
+int compose_turning_point_late(store *st, const store_game *g,
+                               struct store_outmail *o);
+
 #endif

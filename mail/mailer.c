@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "compose_menu.h"
+#include "compose_table.h"
 #include "courier.h"
 #include "mailer.h"
 #include "message.h"
@@ -100,22 +101,30 @@ static void unsub_url(mailer *m, const store_outmail *o, const store_game *g,
 		url[0] = '\0';
 }
 
-/* The email as it goes: o, or a copy with the menu and Reply-To if o
- * asks its seat to move and was queued without them.  Whichever path
- * composed it (a program without reply_address, a page that did not
- * set it), the mailer's own setting decides (compose_menu_late); the
- * token's day is the row's, so a retry sends the same message. */
+/* The email as it goes: o, or a copy with what could only be written
+ * as it goes out.  A game-over email gets the review's biggest turning
+ * point once the review is in (compose_turning_point_late).  One that
+ * asks its seat to move and was queued without a menu and Reply-To gets
+ * them: whichever path composed it (a program without reply_address, a
+ * page that did not set it), the mailer's own setting decides
+ * (compose_menu_late); the token's day is the row's, so a retry sends
+ * the same message. */
 static const store_outmail *as_sent(mailer *m, const store_outmail *o,
                                     const store_game *g)
 {
 	static store_outmail copy;
 	compose_ctx c = m->compose;
+	int changed;
 
-	if (!g || !m->compose.reply_local[0] || o->reply_to[0])
+	if (!g)
 		return o;
-	c.now_day = o->created / 86400;
 	copy = *o;
-	return compose_menu_late(&c, g, &copy) == 1 ? &copy : o;
+	changed = compose_turning_point_late(m->st, g, &copy) == 1;
+	if (m->compose.reply_local[0] && !o->reply_to[0]) {
+		c.now_day = o->created / 86400;
+		changed |= compose_menu_late(&c, g, &copy) == 1;
+	}
+	return changed ? &copy : o;
 }
 
 /* ---- marks -------------------------------------------------------------- */
@@ -324,6 +333,11 @@ store_rc mailer_round(mailer *m, mailer_counts *c, store_error *err)
 			return rc;
 	}
 	if (m->after && m->after(m->also_ctx))
+		m->also_more = 1;
+	/* the work after the emails may have made some due (a review that
+	 * lets its game-over emails go): another round at once */
+	int64_t due = store_outbox_next_due(m->st);
+	if (!stop_flag && due >= 0 && due <= store_now())
 		m->also_more = 1;
 	return first;
 }

@@ -14,8 +14,9 @@
 #             words, and the figures table, one row per move; its ETag
 #             changed, so a table left open sees it; a spectator sees it
 #             too, and the history links to it.
-#   email     the game-over email reaches Ann and Bob with their seat
-#             link to the table's review.
+#   email     the game-over email, held for the review, reaches Ann and
+#             Bob with the review's biggest turning point and their
+#             seat link to the table's review.
 #   bench     bench/review.sh, small, runs and prints its two figures.
 #
 # Environment (set by "make check"): BUFFERTIME, BUFFERTIME_FCGI, SRCDIR.
@@ -140,13 +141,15 @@ for who in ann bob; do
 	found=''
 	for _ in $(seq 300); do
 		found=$(grep -l "^To: .*$who@example.org" "$maildir"/*.eml 2>/dev/null |
-			xargs -r grep -l 'its review is on the table' 2>/dev/null |
+			xargs -r grep -l 'Subject: Buffer Time: game' 2>/dev/null |
 			head -n 1)
 		[ -n "$found" ] && break
 		sleep 0.2
 	done
 	check "$who's game-over email links to the review" \
 		grep -q "${base}g/$game?t=[A-Za-z0-9_-]*#review" "$found"
+	check "$who's game-over email waited for the review's biggest turning point" \
+		grep -q 'The biggest turning point of the review:' "$found"
 done
 
 finish

@@ -121,5 +121,7 @@ store_rc review_job_step(store *st, bot *b, int rollouts, const store_job *j,
 	if (sl.rc)
 		return sl.rc;
 	*finished = !sl.stopped;
-	return STORE_OK;
+	/* the game-over emails waited for it (store_review_release) */
+	return *finished ? store_review_release(st, j->game, NULL, err)
+	                 : STORE_OK;
 }

@@ -22,7 +22,8 @@ uint64_t review_job_seed(const char *game);
 /*
  * Weighs the next moves of review job j's game with rollouts games each
  * until REVIEW_JOB_SLICE_MS have passed (one move at least), with b's
- * scratch.  STORE_OK with *finished 1 once every move is in;
+ * scratch.  STORE_OK with *finished 1 once every move is in (and then
+ * the game-over emails that waited for it are due: store_review_release);
  * STORE_CONFLICT if the game is gone or not over (nothing to review);
  * else the store's failure (the job stays to do).
  */
