@@ -615,12 +615,9 @@ int compose_ended(void *ctx, const store_game *g, int seat, store_mail *out)
 		return 0;
 	letter_open(&l, c, g, seat, "over", out);
 	subject(out, "Buffer Time: game lost (%s with %s)", l.noun, l.with);
-	if (seat == g->ended_by)
-		put(&l.t, "You ended the game with %s: it could no longer be "
-		    "won.\n", l.crew);
-	else
-		put(&l.t, "%s ended the game with %s: it could no longer be "
-		    "won.\n", list_name(g, g->ended_by, n), l.crew);
+	put(&l.t, "The game with %s is over: %s ended it, as it could no "
+	    "longer be won.\n", l.crew, seat == g->ended_by ? "you"
+	    : list_name(g, g->ended_by, n));
 	return over_tail(&l, &g->state);
 }
 

@@ -253,8 +253,8 @@ START_TEST(test_over_email_waits_for_the_turning_point)
 	review();
 	ck_assert_int_eq(mail_round(folder), 3);
 	read_mails(folder, mails, sizeof mails);
-	ck_assert_ptr_nonnull(strstr(mails, "Seat 3 ended the game with"));
-	ck_assert_ptr_nonnull(strstr(mails, "You ended the game with"));
+	ck_assert_ptr_nonnull(strstr(mails, "is over: Seat 3 ended it, as it could no longer be won."));
+	ck_assert_ptr_nonnull(strstr(mails, "is over: you ended it, as it could no longer be won."));
 	ck_assert_ptr_nonnull(strstr(mails, "The biggest turning point of "
 	                             "the review:"));
 	ck_assert_ptr_nonnull(strstr(mails, "The whole review is on the table:"));

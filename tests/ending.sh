@@ -134,7 +134,7 @@ for who in ann bob cyd; do
 		continue
 	fi
 	check "$who's game-over email says who ended it" \
-		grep -Eq '(Seat 1|You) ended the game with' "$found"
+		grep -Eq 'is over: (Seat 1|you) ended it, as it could no longer be won' "$found"
 	check "$who's game-over email has the review's biggest turning point" \
 		grep -q 'The biggest turning point of the review:' "$found"
 	check "$who's game-over email links to the review" \
