@@ -26,6 +26,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { auditor } from './axe.mjs';
+import { cutShortByLeaving } from './leaving.mjs';
 
 const env = process.env;
 const base = env.BASE_URL;
@@ -64,14 +65,9 @@ function watch(page, who) {
 	});
 	page.on('pageerror', (e) => problems.push(`${who}: page error: ${e}`));
 	page.on('requestfailed', (r) => {
-		// A poll, a reload or the favicon's load (after the page's own
-		// load) cut short by leaving the page is no fault.
-		const err = r.failure()?.errorText;
-		const type = r.resourceType();
-		const favicon = type === 'other' && new URL(r.url()).pathname.endsWith('/icon.svg');
-		if (err === 'net::ERR_ABORTED' && (type === 'fetch' || type === 'document' || favicon))
+		if (cutShortByLeaving(r))
 			return;
-		problems.push(`${who}: request failed: ${type} ${r.url()} ${err}`);
+		problems.push(`${who}: request failed: ${r.resourceType()} ${r.url()} ${r.failure()?.errorText}`);
 	});
 	page.on('response', (r) => {
 		const type = r.request().resourceType();

@@ -28,6 +28,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { auditor } from './axe.mjs';
+import { cutShortByLeaving } from './leaving.mjs';
 
 const env = process.env;
 const base = env.BASE_URL;
@@ -68,12 +69,9 @@ function watch(page, who, errorPages = false) {
 	});
 	page.on('pageerror', (e) => problems.push(`${who}: page error: ${e}`));
 	page.on('requestfailed', (r) => {
-		// A poll or a reload cut short by leaving the page is no fault.
-		const err = r.failure()?.errorText;
-		const type = r.resourceType();
-		if (err === 'net::ERR_ABORTED' && (type === 'fetch' || type === 'document'))
+		if (cutShortByLeaving(r))
 			return;
-		problems.push(`${who}: request failed: ${r.url()} ${err}`);
+		problems.push(`${who}: request failed: ${r.url()} ${r.failure()?.errorText}`);
 	});
 	page.on('response', (r) => {
 		const type = r.request().resourceType();
