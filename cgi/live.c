@@ -67,8 +67,9 @@ static void hash_game(crypto_generichash_state *h, const web *w,
 	    w->rq.game);
 	for (int i = 0; i < q->n; i++)
 		put(h, "%s=%s", q->buf + q->f[i].key, q->buf + q->f[i].value);
-	put(h, "seat %d of %d, seq %d, status %d, sweep %d %s", seat,
-	    m->players, m->seq, (int)m->status, m->sweep_seat, m->sweep_card);
+	put(h, "seat %d of %d, seq %d taken %d, status %d, sweep %d %s", seat,
+	    m->players, m->seq, m->taken, (int)m->status, m->sweep_seat,
+	    m->sweep_card);
 	put(h, "turn %d since %lld, reminders %d, updated %lld, again %s",
 	    m->turn_seat, (long long)m->turn_since, m->reminders,
 	    (long long)m->updated, m->rematch);

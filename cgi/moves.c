@@ -10,7 +10,8 @@
 /* The states around the last actions of one game, at one length. */
 static struct {
 	char id[STORE_ID_LEN + 1];
-	int seq;                        /* lines stored when replayed */
+	int seq, taken;                 /* lines stored and moves taken
+	                                 * back when replayed */
 	int n;                          /* transitions kept, oldest first */
 	struct {
 		bt_game before, after;
@@ -70,7 +71,8 @@ static web_err refresh(web *w)
 	store_error err;
 	bt_error e;
 
-	if (strcmp(cache.id, g->id) == 0 && cache.seq == g->seq)
+	if (strcmp(cache.id, g->id) == 0 && cache.seq == g->seq &&
+	    cache.taken == g->taken)
 		return WEB_OK;
 	cache.id[0] = '\0';
 	cache.n = 0;
@@ -88,6 +90,7 @@ static web_err refresh(web *w)
 	}
 	memcpy(cache.id, g->id, sizeof cache.id);
 	cache.seq = g->seq;
+	cache.taken = g->taken;
 	return WEB_OK;
 }
 

@@ -28,7 +28,8 @@ static const char *const sql_text[SQL__MAX] = {
 		" seq, snapshot, snapshot_seq, snapshot_format, sweep_seq,"
 		" sweep_seat, sweep_card, updated, turn_seat, turn_since,"
 		" reminders, reminder_secs, rematch, standin, standin_days,"
-		" practice, ended_by, coalesce(ended_at, 0) FROM games"
+		" practice, ended_by, coalesce(ended_at, 0),"
+		" (SELECT count(*) FROM taken_back WHERE game = ?1) FROM games"
 		" WHERE id = ?1",
 	[SQL_SEATS_GET] =
 		"SELECT seat, name, email, token_gen, last_seen, notify,"
@@ -145,7 +146,8 @@ static const char *const sql_text[SQL__MAX] = {
 		" (SELECT count(*) FROM review_moves AS r WHERE r.game = g.id),"
 		" (SELECT count(*) FROM hints AS h WHERE h.game = g.id"
 		" AND h.seq = g.seq),"
-		" s.standin_since, s.standin_ask"
+		" s.standin_since, s.standin_ask,"
+		" (SELECT count(*) FROM taken_back AS t WHERE t.game = g.id)"
 		" FROM games AS g"
 		" JOIN seats AS s ON s.game = g.id WHERE g.id = ?1"
 		" ORDER BY s.seat",

@@ -105,6 +105,9 @@ typedef struct store_game {
 	char options[STORE_OPTIONS_MAX + 1];
 	char header[STORE_HEADER_MAX + 1];  /* stack lines of an import */
 	int seq;                            /* lines stored: the next seq */
+	int taken;                          /* moves taken back: with seq,
+	                                     * it tells two histories of one
+	                                     * length apart */
 	bt_card sweep_card;                 /* a Sensor Sweep looked at by */
 	int sweep_seat;                     /* this seat, its order not yet
 	                                     * chosen; BT_NO_CARD / 0 if none */
@@ -550,6 +553,7 @@ enum { STORE_MARK_CHATS = 32 };      /* newest messages a mark holds */
 
 typedef struct store_mark {
 	int players, seq;
+	int taken;                          /* moves taken back (store_game) */
 	bt_status status;
 	int sweep_seat;                     /* a pending look's seat, 0: none */
 	char sweep_card[8];                 /* its card ("" if none) */

@@ -228,6 +228,7 @@ static void load_life(sqlite3_stmt *st, store_game *g)
 	g->practice = sqlite3_column_int(st, 21) != 0;
 	g->ended_by = sqlite3_column_int(st, 22);
 	g->ended_at = sqlite3_column_int64(st, 23);
+	g->taken = sqlite3_column_int(st, 24);
 }
 
 /* Loads game id; forces a replay when replay is set (for checks), and

@@ -27,6 +27,7 @@ static int mark_game(sqlite3_stmt *st, store_mark *m)
 	m->updated = sqlite3_column_int64(st, 10);
 	m->reviewed = sqlite3_column_int(st, 17);
 	m->hinted = sqlite3_column_int(st, 18);
+	m->taken = sqlite3_column_int(st, 21);
 	return sql_column_text(st, 9, m->rematch, sizeof m->rematch);
 }
 

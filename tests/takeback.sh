@@ -13,6 +13,11 @@
 #              refused with the reason), and a draw (work) stands too.
 #   the bot    Cy and a bot: the bot's turn waits bot_wait after Cy's
 #              quiet move; taking it back removes the bot's turn.
+#   then work  Cy works instead, at the same length of history, with the
+#              form she had before: her table's last moves say so (not
+#              the move taken back), and the page's old tag no longer
+#              matches (one FastCGI worker, so that the page it cached
+#              is the one asked again).
 #
 # Environment (set by "make check"): BUFFERTIME, BUFFERTIME_FCGI, SRCDIR.
 # Prints one line per failure and last "N passed, M failed".
@@ -33,7 +38,7 @@ maildir=$tmp/mail
 run=$tmp/run
 
 up "$run" --mailer "$maildir" --mail-poll 1 --set take_back_grace=40 \
-	--set bot_wait=40
+	--set bot_wait=40 --workers 1
 base=$url
 origin=$(origin_of "$base")
 db=$run/data/buffertime.db
@@ -139,15 +144,33 @@ game=${game%%\?*}
 jar=("" "$tmp/jar3")
 req "${jar[1]}" GET "$link"
 page 1
+form pick 'action=work' || not_ok "Cy cannot work"
+work_url=$form_url work_body=$form_body
 form pick 'action=side' || not_ok "Cy has no Side Project to play"
 req "${jar[1]}" POST "$form_url" "$form_body"
 check "the bot's turn waits 40 s" \
 	test "$(sql "SELECT due - created FROM jobs WHERE game = '$game' AND kind = 'move' AND done IS NULL")" = 40
 take_back_form 1 || not_ok "Cy's table offers no take-back"
+old_tag=$(header ETag)
+check "her table's last moves tell her Side Project" \
+	sh -c "sed -n '/class=\"panel log\"/,/<\/section>/p' '$tmp/b' | grep -q 'started a side project'"
 req "${jar[1]}" POST "$form_url" "$form_body"
 check "Cy took it back" test "$(lines)" = 0
 check "... and the bot's turn is gone" \
 	test "$(sql "SELECT count(*) FROM jobs WHERE game = '$game' AND kind = 'move'")" = 0
+
+# ---- then work ---------------------------------------------------------------------
+# (her work form from before the Side Project: no page in between)
+req "${jar[1]}" POST "$work_url" "$work_body"
+check "Cy worked instead" test "$(lines)" = 1
+page 1
+sed -n '/class="panel log"/,/<\/section>/p' "$tmp/b" >"$tmp/log"
+check "her table's last moves say she worked" grep -q 'Cy got to work' "$tmp/log"
+# (the bot may have moved since: a draw holds nothing back)
+check "... and not the move taken back" sh -c "! grep -q 'Cy started a side project' '$tmp/log'"
+code=$(curl -s --max-time 15 -o /dev/null -w '%{http_code}' -b "${jar[1]}" \
+	-H "If-None-Match: $old_tag" "${base}g/$game")
+check "the tag of her table before the take-back is stale (status $code)" test "$code" = 200
 check "the store checks" "$BUFFERTIME" admin --db "$db" check
 
 finish
