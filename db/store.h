@@ -376,7 +376,9 @@ typedef int (*store_walk_fn)(void *ctx, int seq, int64_t created,
  * (upto < 0: all of them), calling fn (may be NULL) for every action
  * line, and leaves the state after them in *at (may be NULL).  Safe to
  * call from a store_mail_fn (it touches neither the append's game nor
- * its transaction).  STORE_INVALID if upto > g->seq.
+ * its transaction).  STORE_INVALID if upto > g->seq.  Outside a write
+ * transaction, fn must not write: the walk's read is open, and a write
+ * on its stale snapshot fails at once (SQLITE_BUSY_SNAPSHOT).
  */
 store_rc store_walk(store *s, const store_game *g, int upto,
                     store_walk_fn fn, void *ctx, bt_game *at,

@@ -6,9 +6,13 @@
  * from the game's record (bots/review.c), with the game's own seed; a
  * game still in play has nothing to review.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <check.h>
 #include <sqlite3.h>
@@ -166,6 +170,59 @@ START_TEST(test_review_job_goes_on_where_it_stopped)
 }
 END_TEST
 
+/* Another process that writes to the file, a small transaction every
+ * half millisecond, until killed: the mailer and the web do so. */
+static pid_t busy_writer(void)
+{
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid > 0)
+		return pid;
+	sqlite3 *db;
+	if (sqlite3_open(path, &db) != SQLITE_OK)
+		_exit(1);
+	sqlite3_busy_timeout(db, 5000);
+	sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS scratch (x INTEGER)",
+	             NULL, NULL, NULL);
+	for (;;) {
+		sqlite3_exec(db, "INSERT INTO scratch VALUES (1)", NULL, NULL,
+		             NULL);
+		nanosleep(&(struct timespec){ 0, 500000 }, NULL);
+	}
+}
+
+/* The review writes its figures outside the walk's read of the game's
+ * lines: a figure written while that read is open fails at once (its
+ * snapshot is stale: no waiting helps) whenever anyone else wrote since
+ * the walk began, and under a busy mailer the review never finished. */
+START_TEST(test_review_job_goes_on_while_others_write)
+{
+	char id[STORE_ID_LEN + 1];
+	store_error err;
+	store_job j;
+	int moves = finished_game(id), finished = 0, steps = 0;
+
+	ck_assert_int_eq(store_job_claim(st, T0, 60, &j, &err), STORE_OK);
+	pid_t writer = busy_writer();
+	nanosleep(&(struct timespec){ 0, 20000000 }, NULL);
+	while (!finished && steps++ <= moves) {
+		store_rc rc = review_job_step(st, b, ROLLOUTS, &j, &finished,
+		                              &err);
+		if (rc != STORE_OK) {
+			kill(writer, SIGKILL);
+			waitpid(writer, NULL, 0);
+			ck_abort_msg("step %d: %s", steps, err.why);
+		}
+	}
+	kill(writer, SIGKILL);
+	waitpid(writer, NULL, 0);
+	ck_assert_int_eq(finished, 1);
+	ck_assert_int_eq(fixture_sql_value(path, "SELECT count(*) FROM "
+	                                   "review_moves"), moves);
+}
+END_TEST
+
 START_TEST(test_review_job_of_a_game_in_play_is_stale)
 {
 	store_new_game ng = { .players = 2, .first = 1, .seed = "7" };
@@ -223,6 +280,7 @@ static Suite *review_job_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_review_job_weighs_every_move_once);
 	tcase_add_test(tc, test_review_job_goes_on_where_it_stopped);
+	tcase_add_test(tc, test_review_job_goes_on_while_others_write);
 	tcase_add_test(tc, test_review_job_waits_for_the_slow_phase);
 	tcase_add_test(tc, test_review_job_of_a_game_in_play_is_stale);
 	tcase_add_test(tc, test_review_rows_are_checked);

@@ -22,6 +22,8 @@ typedef struct slice {
 	int weighed;         /* moves weighed by this slice */
 	double deadline;     /* seconds, CLOCK_MONOTONIC */
 	int stopped;
+	store_review_move *rows;   /* the slice's figures, kept after the
+	                            * walk: see keep_rows */
 	store_rc rc;
 	store_error *err;
 } slice;
@@ -69,17 +71,35 @@ static int weigh_line(void *ctx, int seq, int64_t created,
 		sl->err->rc = STORE_ERROR;
 		return 1;
 	}
-	store_review_move row = {
+	if (sl->weighed >= REVIEW_MAX_MOVES) {
+		sl->stopped = 1;
+		return 1;
+	}
+	sl->rows[sl->weighed] = (store_review_move){
 		.move = sl->k, .before = m.before, .played = m.played,
 		.best_verb = m.best.verb, .best_card = m.best.card,
 		.best_sweep = m.best_sweep, .best_is_played = m.best_is_played,
 		.options = m.options,
 	};
-	if ((sl->rc = store_review_put(sl->st, sl->game, &row, sl->err)))
-		return 1;
 	sl->k++;
 	sl->weighed++;
 	return 0;
+}
+
+/* Keeps the slice's figures once the walk is over: a write while the
+ * walk's read of the game's lines is open fails at once, without
+ * waiting, whenever anyone else wrote since the walk began (its
+ * snapshot is stale), and a busy mailer kept the review from ever
+ * finishing. */
+static store_rc keep_rows(const slice *sl, store_error *err)
+{
+	for (int i = 0; i < sl->weighed; i++) {
+		store_rc rc = store_review_put(sl->st, sl->game, &sl->rows[i],
+		                               err);
+		if (rc)
+			return rc;
+	}
+	return STORE_OK;
 }
 
 /* How many moves of game id are in already. */
@@ -115,11 +135,21 @@ store_rc review_job_step(store *st, bot *b, int rollouts, const store_job *j,
 	}
 	if (rc || (rc = moves_in(st, j->game, &sl.have, err)))
 		return rc;
+	sl.rows = malloc(REVIEW_MAX_MOVES * sizeof *sl.rows);
+	if (!sl.rows) {
+		err->rc = STORE_ERROR;
+		snprintf(err->why, sizeof err->why, "out of memory");
+		return STORE_ERROR;
+	}
 	sl.deadline = now_seconds() + REVIEW_JOB_SLICE_MS / 1000.0;
-	if ((rc = store_walk(st, &g, -1, weigh_line, &sl, NULL, err)))
+	rc = store_walk(st, &g, -1, weigh_line, &sl, NULL, err);
+	if (rc == STORE_OK)
+		rc = sl.rc;
+	if (rc == STORE_OK)
+		rc = keep_rows(&sl, err);
+	free(sl.rows);
+	if (rc)
 		return rc;
-	if (sl.rc)
-		return sl.rc;
 	*finished = !sl.stopped;
 	/* the game-over emails waited for it (store_review_release) */
 	return *finished ? store_review_release(st, j->game, NULL, err)
