@@ -3,7 +3,8 @@
  * files: a bot's turn is queued in the transaction that gives it the
  * turn (a new game, a move, a rematch), once per turn; claims are leases;
  * a move is appended at the job's sequence number, so a job played twice
- * is refused the second time; who made each line is kept.
+ * is refused the second time; who made each line is kept; the claims
+ * take turns by game.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,8 @@
  * server do, on real files: sliding windows and their retry times, a
  * refusal inside the making of a game undoing all of it (game, seats,
  * emails), "your seat" emails counted per address key server-wide, one
- * address per game, and address keys.
+ * address per game, and address keys; "play again" counts as the
+ * form's games do, and a game from the web has a person in it.
  */
 #include <stdio.h>
 #include <stdlib.h>
