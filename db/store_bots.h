@@ -42,9 +42,9 @@ typedef struct store_job {
  * (reviews, in many steps, are by due time alone); then the oldest due,
  * of those due alike the one tried least often, so a job that kills its
  * worker cannot hold up the others.  Counts the attempt and moves its
- * due time on by lease
- * seconds (committed before it returns), so a worker that dies leaves
- * it to be claimed again.  STORE_NOT_FOUND if none. */
+ * due time on by lease seconds (committed before it returns), so a
+ * worker that dies leaves it to be claimed again.  STORE_NOT_FOUND if
+ * none. */
 store_rc store_job_claim(store *s, int64_t now, int lease, store_job *out,
                          store_error *err);
 
