@@ -9,7 +9,9 @@
  * new game (g/NEW?t=TOKEN, the same seat number), which sets its cookie.
  *
  * Guard: the seat's cookie and its CSRF token.  A game still in play is
- * a 409.
+ * a 409.  The new game counts against the presser's client address as
+ * the new-game form's does (games_per_hour: a 429 saying when), so a
+ * chain of rematches is no way around that limit.
  */
 #include <stdio.h>
 
@@ -51,8 +53,8 @@ web_err page_again(web *w)
 	/* do it */
 	again_mail am = { .old_id = w->game.id };
 	web_compose(w, &am.c);
-	if (store_rematch(w->st, w->game.id, seat_mail, &am, id, NULL,
-	                  &err) != STORE_OK ||
+	if (store_rematch(w->st, w->game.id, w->rq.client, seat_mail, &am, id,
+	                  NULL, &err) != STORE_OK ||
 	    store_load(w->st, id, &ng, &err) != STORE_OK) {
 		if (err.rc != STORE_INVALID)
 			return web_store_err(w, __func__, &err);

@@ -169,7 +169,8 @@ typedef int (*store_seat_mail_fn)(void *ctx, const store_game *g, int seat,
  * NULL or "", and no address in two seats), First Player first, seed hex
  * text or NULL for a fresh one from libsodium, options free text (or
  * NULL).  client, if not NULL, is who asks (the web's client key): the
- * game counts against its games_per_hour (store_set_limits).  mail_fn,
+ * game counts against its games_per_hour (store_set_limits), and needs
+ * at least one seat that is not a bot (else STORE_INVALID).  mail_fn,
  * if not NULL, composes the seats' "your seat" emails, queued in the
  * transaction that makes the game. */
 typedef struct store_new_game {
@@ -473,13 +474,17 @@ store_rc store_queue_digests(store *s, int64_t now, store_digest_fn fn,
  * settings), the First Player the seat after id's (passing left), a
  * fresh seed and the same reminder interval, with the emails fn (may be
  * NULL) composes for its seats queued in the same transaction.  Only
- * once id is over (else STORE_INVALID).  Asking again returns the same
- * new game and queues nothing: *created (may be NULL) is 1 only for the
+ * once id is over (else STORE_INVALID).  client, if not NULL, is who
+ * presses (the web's client key): the new game counts against its
+ * games_per_hour (STORE_LIMITED) and needs a person in it, as
+ * store_create's does.  Asking again returns the same new game and
+ * queues and counts nothing: *created (may be NULL) is 1 only for the
  * call that made it.
  */
-store_rc store_rematch(store *s, const char *id, store_seat_mail_fn fn,
-                       void *ctx, char new_id[STORE_ID_LEN + 1],
-                       int *created, store_error *err);
+store_rc store_rematch(store *s, const char *id, const char *client,
+                       store_seat_mail_fn fn, void *ctx,
+                       char new_id[STORE_ID_LEN + 1], int *created,
+                       store_error *err);
 
 /* ---- the outbox, for the mailer (store_outbox.c) ---------------------- */
 

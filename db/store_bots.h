@@ -36,11 +36,15 @@ typedef struct store_job {
 	char outcome[64];
 } store_job;
 
-/* Claims the oldest job due at now (of those due alike, the one tried
- * least often, so a job that kills its worker cannot hold up the
- * others): counts the attempt and moves its due time on by lease
- * seconds (committed before it returns), so a worker that dies leaves
- * it to be claimed again.  STORE_NOT_FOUND if none. */
+/* Claims a job due at now, taking turns by game: of the games with one
+ * due, the one whose last job was done longest ago (or never) goes
+ * first, so one game with many jobs cannot starve the others' bot moves
+ * (reviews, in many steps, are by due time alone); then the oldest due,
+ * of those due alike the one tried least often, so a job that kills its
+ * worker cannot hold up the others.  Counts the attempt and moves its
+ * due time on by lease seconds (committed before it returns), so a
+ * worker that dies leaves it to be claimed again.  STORE_NOT_FOUND if
+ * none. */
 store_rc store_job_claim(store *s, int64_t now, int lease, store_job *out,
                          store_error *err);
 

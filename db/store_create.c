@@ -245,6 +245,43 @@ static store_rc practice(store *s, const char *id, const store_new_game *ng,
 	                       err);
 }
 
+/* A game from the web (ng->client set) has a person in it.  A game of
+ * bots only sends no email and waits for nobody: it would be the
+ * worker's CPU for the asking, with a few bot moves a second until it
+ * ends, made again and again by "play again".  With a person in a seat
+ * the bots move only between that person's moves.  The command line
+ * (no client) may still make one, for tests and benchmarks. */
+static store_rc has_person(const store_new_game *ng, store_error *err)
+{
+	if (!ng->client)
+		return STORE_OK;
+	for (int i = 0; i < ng->players; i++)
+		if (!ng->bots[i] || !ng->bots[i][0])
+			return STORE_OK;
+	return store_fail(err, STORE_INVALID, "A game needs at least one "
+	                  "person playing, not only bots: untick a bot and "
+	                  "give that player a name.");
+}
+
+/* The game's client has made one more game: refused when that is over
+ * its games_per_hour. */
+static store_rc count_game(store *s, const store_new_game *ng,
+                           store_error *err)
+{
+	int max = s->limits.games_per_hour;
+	store_rc rc;
+
+	if (!ng->client)
+		return STORE_OK;
+	rc = store_limit_take(s, STORE_LIMIT_GAME, ng->client, max,
+	                      STORE_LIMIT_HOUR, err);
+	if (rc == STORE_LIMITED)
+		sql_limited_why(err, "Your address has made %d game%s in the "
+		                "last hour, the most this server allows.", max,
+		                max == 1 ? "" : "s");
+	return rc;
+}
+
 store_rc store_create_locked(store *s, const store_new_game *ng,
                              char id[STORE_ID_LEN + 1], store_error *err)
 {
@@ -257,16 +294,8 @@ store_rc store_create_locked(store *s, const store_new_game *ng,
 		return rc;
 	if (bt_game_new(&state, rec->players, rec->first, rec->key, &gerr))
 		return store_fail(err, STORE_INVALID, "%s", gerr.why);
-	if (ng->client && (rc = store_limit_take(s, STORE_LIMIT_GAME,
-	                                        ng->client,
-	                                        s->limits.games_per_hour,
-	                                        STORE_LIMIT_HOUR, err))) {
-		if (rc == STORE_LIMITED)
-			sql_limited_why(err, "Your address has made %d games in "
-			            "the last hour, the most this server "
-			            "allows.", s->limits.games_per_hour);
+	if ((rc = has_person(ng, err)) || (rc = count_game(s, ng, err)))
 		return rc;
-	}
 	store_random_id(id);
 	if ((rc = insert_game(s, id, rec, "", ng->options, 0, &state,
 	                      ng->reminder_secs, err)) ||

@@ -475,9 +475,11 @@ static int same_key(const char *a, const char *b)
 }
 
 /* The new game's settings: g's seats, the First Player passing left. */
-static void rematch_of(const store_game *g, store_new_game *ng)
+static void rematch_of(const store_game *g, const char *client,
+                       store_new_game *ng)
 {
 	memset(ng, 0, sizeof *ng);
+	ng->client = client;
 	ng->players = g->players;
 	ng->first = g->first % g->players + 1;
 	ng->reminder_secs = g->reminder_secs;
@@ -523,9 +525,9 @@ static store_rc rematch_mails(store *s, const char *new_id,
 }
 
 static store_rc rematch_locked(store *s, const char *id,
-                               store_seat_mail_fn fn, void *ctx,
-                               char new_id[STORE_ID_LEN + 1], int *created,
-                               store_error *err)
+                               const char *client, store_seat_mail_fn fn,
+                               void *ctx, char new_id[STORE_ID_LEN + 1],
+                               int *created, store_error *err)
 {
 	static store_game old;
 	store_new_game ng;
@@ -539,7 +541,7 @@ static store_rc rematch_locked(store *s, const char *id,
 	}
 	if (old.state.status == BT_PLAYING)
 		return store_fail(err, STORE_INVALID, "the game is not over");
-	rematch_of(&old, &ng);
+	rematch_of(&old, client, &ng);
 	if ((rc = store_create_locked(s, &ng, new_id, err)) ||
 	    (rc = copy_settings(s, &old, new_id, err)) ||
 	    (rc = rematch_mails(s, new_id, fn, ctx, err)))
@@ -554,16 +556,17 @@ static store_rc rematch_locked(store *s, const char *id,
 	return STORE_OK;
 }
 
-store_rc store_rematch(store *s, const char *id, store_seat_mail_fn fn,
-                       void *ctx, char new_id[STORE_ID_LEN + 1],
-                       int *created, store_error *err)
+store_rc store_rematch(store *s, const char *id, const char *client,
+                       store_seat_mail_fn fn, void *ctx,
+                       char new_id[STORE_ID_LEN + 1], int *created,
+                       store_error *err)
 {
 	int made = 0;
 	store_rc rc;
 
 	if ((rc = sql_begin(s, err)))
 		return rc;
-	rc = rematch_locked(s, id, fn, ctx, new_id, &made, err);
+	rc = rematch_locked(s, id, client, fn, ctx, new_id, &made, err);
 	if (rc == STORE_OK)
 		rc = sql_commit(s, err);
 	else

@@ -544,8 +544,8 @@ static void rematch_of(const char *id, char again[STORE_ID_LEN + 1])
 	int made = 0;
 
 	play_out(id);
-	ck_assert_int_eq(store_rematch(st, id, NULL, NULL, again, &made, &err),
-	                 STORE_OK);
+	ck_assert_int_eq(store_rematch(st, id, NULL, NULL, NULL, again, &made,
+	                               &err), STORE_OK);
 	ck_assert_int_eq(made, 1);
 }
 

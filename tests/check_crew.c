@@ -75,8 +75,8 @@ static void rematch(const char *id, char again[STORE_ID_LEN + 1])
 	store_error err;
 	int made = 0;
 
-	ck_assert_msg(store_rematch(st, id, NULL, NULL, again, &made, &err)
-	              == STORE_OK, "%s", err.why);
+	ck_assert_msg(store_rematch(st, id, NULL, NULL, NULL, again, &made,
+	                            &err) == STORE_OK, "%s", err.why);
 	ck_assert_int_eq(made, 1);
 }
 

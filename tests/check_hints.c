@@ -199,8 +199,8 @@ START_TEST(test_hints_a_rematch_is_a_practice_table_too)
 	while (store_load(st, id, &g, &err) == STORE_OK &&
 	       g.state.status == BT_PLAYING)
 		play(id);
-	ck_assert_int_eq(store_rematch(st, id, NULL, NULL, again, &made, &err),
-	                 STORE_OK);
+	ck_assert_int_eq(store_rematch(st, id, NULL, NULL, NULL, again, &made,
+	                               &err), STORE_OK);
 	ck_assert_int_eq(store_load(st, again, &g, &err), STORE_OK);
 	ck_assert_int_eq(g.practice, 1);
 }

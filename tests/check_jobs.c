@@ -3,7 +3,8 @@
  * files: a bot's turn is queued in the transaction that gives it the
  * turn (a new game, a move, a rematch), once per turn; claims are leases;
  * a move is appended at the job's sequence number, so a job played twice
- * is refused the second time; who made each line is kept.
+ * is refused the second time; who made each line is kept; the claims
+ * take turns by game.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -307,6 +308,58 @@ START_TEST(test_jobs_standin_after_days_until_the_player_moves)
 }
 END_TEST
 
+/* Adds n more due jobs to game id, after those there (fixture SQL: no
+ * way through the store queues more than one move job a turn). */
+static void add_jobs(const char *id, int n)
+{
+	char q[512];
+
+	snprintf(q, sizeof q, "WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL "
+	         "SELECT i + 1 FROM k WHERE i < %d) INSERT INTO jobs (kind, "
+	         "game, seq, seat, created, due) SELECT 'move', '%s', "
+	         "(SELECT coalesce(max(seq), -1) FROM jobs) + i, 1, %d, %d "
+	         "FROM k", n, id, T0, T0);
+	fixture_sql_value(path, q);
+}
+
+/* Where game id's first job comes among the next claims (each done,
+ * as the worker does them), all at T0; 0 if not in the first max. */
+static int claims_until(const char *id, int reviews, int max)
+{
+	store_error err;
+	store_job j;
+
+	for (int i = 1; i <= max; i++) {
+		ck_assert_int_eq(reviews < 0
+		                 ? store_job_claim(st, T0, 30, &j, &err)
+		                 : store_job_claim_phase(st, T0, 30, reviews,
+		                                         &j, &err), STORE_OK);
+		ck_assert_int_eq(store_job_done(st, j.id, "moved", &err),
+		                 STORE_OK);
+		if (strcmp(j.game, id) == 0)
+			return i;
+	}
+	return 0;
+}
+
+START_TEST(test_jobs_one_busy_game_does_not_starve_another)
+{
+	char a[STORE_ID_LEN + 1], b[STORE_ID_LEN + 1];
+
+	create(1, 0, a);
+	create(1, 0, b);
+	add_jobs(a, 40);
+	add_jobs(b, 1);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM jobs"), 41);
+	/* all due at once, A's queued first: B's comes second, right after
+	 * A has had one (and so in the worker's phase of bot moves) */
+	ck_assert_int_eq(claims_until(b, -1, 41), 2);
+	ck_assert_int_eq(sql_value("UPDATE jobs SET done = NULL, due = 1,"
+	                           " attempts = 0 RETURNING 1"), 1);
+	ck_assert_int_eq(claims_until(b, 0, 41), 2);
+}
+END_TEST
+
 static Suite *jobs_suite(void)
 {
 	Suite *s = suite_create("jobs");
@@ -320,6 +373,7 @@ static Suite *jobs_suite(void)
 	tcase_add_test(tc, test_jobs_a_finished_game_queues_its_review_only);
 	tcase_add_test(tc, test_jobs_standin_once_the_others_agree);
 	tcase_add_test(tc, test_jobs_standin_after_days_until_the_player_moves);
+	tcase_add_test(tc, test_jobs_one_busy_game_does_not_starve_another);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -3,7 +3,8 @@
  * server do, on real files: sliding windows and their retry times, a
  * refusal inside the making of a game undoing all of it (game, seats,
  * emails), "your seat" emails counted per address key server-wide, one
- * address per game, and address keys.
+ * address per game, and address keys; "play again" counts as the
+ * form's games do, and a game from the web has a person in it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,6 +196,74 @@ START_TEST(test_limits_address_keys)
 }
 END_TEST
 
+/* A 2-seat game made by the administrator's tools (no client), the
+ * seats in bots ("search") or people (NULL), played to its end. */
+static void finished(const char *bot1, const char *bot2,
+                     char id[STORE_ID_LEN + 1])
+{
+	store_new_game ng = { .players = 2, .first = 1, .seed = "7",
+	                      .bots = { bot1, bot2 } };
+	bt_action legal[BT_MAX_LEGAL];
+	static store_game g;
+	store_error err;
+
+	ck_assert_int_eq(store_create(st, &ng, id, &err), STORE_OK);
+	ck_assert_int_eq(store_load(st, id, &g, &err), STORE_OK);
+	for (int i = 0; i < 2000 && g.state.status == BT_PLAYING; i++) {
+		const char *by = g.seats[g.state.turn - 1].bot[0] ? "bot" : "";
+		ck_assert_int_gt(bt_legal(&g.state, legal, BT_MAX_LEGAL), 0);
+		ck_assert_int_eq(store_append_as(st, id, g.seq, &legal[0], by,
+		                                 NULL, NULL, &g, &err),
+		                 STORE_OK);
+	}
+	ck_assert_int_ne(g.state.status, BT_PLAYING);
+}
+
+START_TEST(test_limits_play_again_counts_and_needs_a_person)
+{
+	store_limits l = { .games_per_hour = 1 };
+	char over[STORE_ID_LEN + 1], bots[STORE_ID_LEN + 1];
+	char again[STORE_ID_LEN + 1];
+	store_error err;
+	int made = -1;
+
+	finished(NULL, "search", over);
+	finished("search", "search", bots);
+	store_set_limits(st, &l);
+	ck_assert_int_eq(create("10.0.0.1", "", "", &err), STORE_OK);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM games"), 3);
+	/* the client's second game of the hour, by play again: refused */
+	ck_assert_int_eq(store_rematch(st, over, "10.0.0.1", NULL, NULL, again,
+	                               &made, &err), STORE_LIMITED);
+	ck_assert_int_eq(made, 0);
+	ck_assert_ptr_nonnull(strstr(err.why, "1 game in the last hour"));
+	ck_assert_int_ge(err.retry_at, T0 + 3600);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM games"), 3);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM games WHERE"
+	                           " rematch != ''"), 0);
+	/* another client may; the game keeps its person */
+	ck_assert_int_eq(store_rematch(st, over, "10.0.0.2", NULL, NULL, again,
+	                               &made, &err), STORE_OK);
+	ck_assert_int_eq(made, 1);
+	/* bots only: never from the web, whatever the limits; counts
+	 * nothing.  The administrator's tools still may. */
+	ck_assert_int_eq(store_rematch(st, bots, "10.0.0.3", NULL, NULL, again,
+	                               &made, &err), STORE_INVALID);
+	ck_assert_ptr_nonnull(strstr(err.why, "at least one person"));
+	store_new_game ng = { .players = 2, .first = 1,
+	                      .bots = { "search", "search" },
+	                      .client = "10.0.0.3" };
+	ck_assert_int_eq(store_create(st, &ng, again, &err), STORE_INVALID);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM limit_events"
+	                           " WHERE subject = '10.0.0.3'"), 0);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM games"), 4);
+	ng.client = NULL;
+	ck_assert_int_eq(store_create(st, &ng, again, &err), STORE_OK);
+	ck_assert_int_eq(store_rematch(st, bots, NULL, NULL, NULL, again, &made,
+	                               &err), STORE_OK);
+}
+END_TEST
+
 static Suite *limits_suite(void)
 {
 	Suite *s = suite_create("limits");
@@ -204,6 +273,7 @@ static Suite *limits_suite(void)
 	tcase_add_test(tc, test_limits_window_refuses_then_frees_with_retry_time);
 	tcase_add_test(tc, test_limits_old_events_are_pruned);
 	tcase_add_test(tc, test_limits_games_per_client_hold_without_leftovers);
+	tcase_add_test(tc, test_limits_play_again_counts_and_needs_a_person);
 	tcase_add_test(tc, test_limits_seat_mails_per_address_key_undo_the_game);
 	tcase_add_test(tc, test_limits_one_address_per_game);
 	tcase_add_test(tc, test_limits_address_keys);

@@ -549,20 +549,20 @@ START_TEST(test_life_rematch_once_with_the_same_seats)
 	ck_assert_int_eq(store_set_notify(s, id, 3, STORE_NOTIFY_EVERY, &err),
 	                 STORE_OK);
 	int fail = 0;
-	ck_assert_int_eq(store_rematch(s, id, seat_mail, &fail, again,
+	ck_assert_int_eq(store_rematch(s, id, NULL, seat_mail, &fail, again,
 	                               &created, &err), STORE_INVALID);
 	ck_assert_int_eq(created, 0);
 	play_to_the_end(s, id);
 	/* an email that cannot be written: no game, nothing queued */
 	fail = 1;
-	ck_assert_int_eq(store_rematch(s, id, seat_mail, &fail, again,
+	ck_assert_int_eq(store_rematch(s, id, NULL, seat_mail, &fail, again,
 	                               &created, &err), STORE_ERROR);
 	ck_assert_int_eq(created, 0);
 	fail = 0;
-	ck_assert_int_eq(store_rematch(s, id, seat_mail, &fail, again,
+	ck_assert_int_eq(store_rematch(s, id, NULL, seat_mail, &fail, again,
 	                               &created, &err), STORE_OK);
 	ck_assert_int_eq(created, 1);
-	ck_assert_int_eq(store_rematch(s, id, seat_mail, &fail, third,
+	ck_assert_int_eq(store_rematch(s, id, NULL, seat_mail, &fail, third,
 	                               &created, &err), STORE_OK);
 	ck_assert_int_eq(created, 0);
 	ck_assert_str_eq(third, again);

@@ -18,6 +18,9 @@
 #                   server: the game that would send one more is a 429
 #                   naming it, with no game and no email made.
 #   one seat each   a game with one address in two seats is a 400.
+#   every path      "play again" counts against games_per_hour as the
+#                   form does (429, Retry-After, no game); a game from
+#                   the web has a person in it: all bots is a 400.
 #
 # Environment (set by "make check"): BUFFERTIME, BUFFERTIME_FCGI, SRCDIR.
 # Skips (77) without nginx, curl or sqlite3.  Prints one line per failure
@@ -214,5 +217,55 @@ expect_code "daily: a day later, Ann again" 200
 post_new "$(game_body fay@example.org 'FAY%2Bx@example.org')"
 expect_code "one seat each: one address twice" 400
 check "one seat each: ... says so" grep -q 'same email address' "$tmp/b"
+
+# ---- every web path counts, and a game has a person in it ------------------
+# press_again GAME SEAT JAR: SEAT's link of the finished GAME, then its
+# "play again" form sent; 1 (nothing sent) if the table has no such form.
+press_again() {
+	local link
+	link=$(timeout 30 "$BUFFERTIME" admin --db "$db" link "$1" "$2" \
+		--key-file "$run/data/server.key" --base-url "$base" 2>/dev/null)
+	req "$3" GET "$link"
+	req "$3" GET "${base}g/$1"
+	form pick '' '/again$' || return 1
+	req "$3" POST "$form_url" "$form_body"
+}
+
+start again games_per_hour=1 seat_mails_per_day=0
+post_new "$(game_body '' '')"
+expect_code "again: the form's game, the one of the hour" 200
+# a finished game imported by the administrator (not counted)
+"$BUFFERTIME" admin --db "$db" import "$SRCDIR/tests/data/loss.rec" \
+	>"$tmp/import.out" 2>&1
+over=$(sql "SELECT id FROM games WHERE status = 'lost'")
+check "again: a finished game imported" test -n "$over"
+before_games=$(games)
+if press_again "$over" 2 "$tmp/jar.again"; then
+	expect_code "again: play again, a 2nd game in the hour" 429
+	check "again: ... the page says why" \
+		grep -q 'Your address has made 1 game in the last hour' "$tmp/b"
+	check "again: ... and when" grep -q 'Try again in 1 hour\.' "$tmp/b"
+	check "again: ... Retry-After set" test -n "$(retry_after)"
+	check "again: ... no game made" test "$(games)" = "$before_games"
+else
+	not_ok "again: no play-again form on the finished game's table"
+fi
+post_new "bot1=1&bot2=1&first=1" --interface 127.0.0.3
+expect_code "again: a game of bots only" 400
+check "again: ... the page says a person must play" \
+	grep -q 'at least one person' "$tmp/b"
+check "again: ... no game made" test "$(games)" = "$before_games"
+post_new "bot1=1&bot2=1&bot3=1&practice=1&first=2" --interface 127.0.0.3
+expect_code "again: a practice table of bots only" 400
+post_new "name1=Ann&bot2=1&first=1" --interface 127.0.0.3
+expect_code "again: ... that address may still make a game with a person" 200
+restart "$run" $((T0 + 3601)) --set games_per_hour=1 --set seat_mails_per_day=0
+base=$url
+if press_again "$over" 2 "$tmp/jar.again"; then
+	expect_code "again: an hour later, play again makes the game" 303
+	check "again: ... one more game" test "$(games)" = $((before_games + 2))
+else
+	not_ok "again: no play-again form an hour later"
+fi
 
 finish
