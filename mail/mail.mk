@@ -73,6 +73,7 @@ bench_spawn_time_SOURCES = bench/spawn_time.c
 noinst_LIBRARIES += mail/libinbound.a
 mail_libinbound_a_SOURCES = \
 	mail/inbound_mime.c mail/inbound_mime.h \
+	mail/inbound_scan.c mail/inbound_scan.h \
 	mail/inbound_html.c mail/inbound_html.h \
 	mail/inbound_text.c mail/inbound_text.h \
 	mail/inbound_reply.c mail/inbound_reply.h
@@ -120,3 +121,14 @@ dist_check_SCRIPTS += tests/inboundkill.sh
 # A whole game played only by replies through a real MTA: Debian's
 # Postfix on loopback, its pipe transport to `buffertime inbound`, swaks.
 dist_check_SCRIPTS += tests/postfix.sh
+
+# What an email that is not for us may cost before its token is checked
+# (issue 24): 1 MiB bombs of parts, headers, addresses and HTML, each
+# process's peak memory measured (tests/rusage), and the memory limit.
+check_PROGRAMS += tests/rusage
+tests_rusage_SOURCES = tests/rusage.c
+# It measures another program: no sanitizers of its own in the figures.
+tests_rusage_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN_CFLAGS)
+tests_rusage_LDFLAGS =
+dist_check_SCRIPTS += tests/inboundbomb.sh
+TESTS += tests/inboundbomb.sh
