@@ -101,8 +101,14 @@ UNIT_TESTS += tests/check_reply_text
 # move, the answer (mail/inbound_act.c, inbound_answer.c), and its tests
 # on a real SQLite file.
 mail_libinbound_a_SOURCES += mail/inbound_act.c mail/inbound_act.h \
-	mail/inbound_answer.c mail/inbound_answer.h
+	mail/inbound_answer.c mail/inbound_answer.h \
+	mail/authres.c mail/authres.h
 buffertime_SOURCES += cli/inbound.c
+# Authentication-Results read as RFC 8601 says (issue 24).
+tests_check_authres_SOURCES = tests/check_authres.c
+tests_check_authres_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/mail
+tests_check_authres_LDADD = $(INBOUND_LIBS) $(CHECK_LIBS)
+UNIT_TESTS += tests/check_authres
 tests_check_inbound_act_SOURCES = tests/check_inbound_act.c \
 	tests/fixture.c tests/fixture.h
 tests_check_inbound_act_CFLAGS = $(STORE_TEST_CFLAGS) $(WORDS_CFLAGS) \

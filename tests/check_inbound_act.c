@@ -270,6 +270,67 @@ START_TEST(test_another_sender_is_asked_to_confirm)
 }
 END_TEST
 
+/* Each forgery of issue 24: a sender not the seat's with a DMARC "pass"
+ * our MTA did not say is not trusted; our MTA's fail refuses even the
+ * seat's own From. */
+START_TEST(test_dmarc_is_read_from_our_topmost_header_only)
+{
+	static const char *const forged[] = {
+		/* a forged header below ours */
+		"Authentication-Results: mx.bt.example; dmarc=fail "
+		"header.from=example.org\n"
+		"Authentication-Results: mx.bt.example; dmarc=pass "
+		"header.from=example.org\n",
+		/* a pass in a comment */
+		"Authentication-Results: mx.bt.example; dkim=fail (sig; "
+		"dmarc=pass) header.d=example.org\n",
+		/* a pass in a quoted value */
+		"Authentication-Results: mx.bt.example; dkim=fail "
+		"reason=\"bad; dmarc=pass\" header.d=example.org\n",
+		/* not a pass */
+		"Authentication-Results: mx.bt.example; dmarc=passed "
+		"header.from=example.org\n",
+		/* another authserv-id first */
+		"Authentication-Results: mx.bt.example.evil; dmarc=pass "
+		"header.from=example.org\n",
+	};
+	char tok[REPLY_TOKEN_SIZE], id[32];
+	int seq = load()->seq;
+
+	cfg.trust_authserv = "mx.bt.example";
+	token_for(1, seq, tok);
+	for (size_t i = 0; i < sizeof forged / sizeof forged[0]; i++) {
+		snprintf(id, sizeof id, "d%zu@x", i);
+		ck_assert_int_eq(deliver("ann.other@example.org", tok, id,
+		                         forged[i], "1"), 0);
+		ck_assert_msg(load()->seq == seq &&
+		              strstr(log_line, "unconfirmed sender") != NULL,
+		              "forgery %zu trusted: %s", i, log_line);
+	}
+	ck_assert_int_eq(answers_to(emails[0], "not your address"), 5);
+	/* our MTA says the seat's own domain failed DMARC: refused */
+	ck_assert_int_eq(deliver(emails[0], tok, "e1@x",
+	                         "Authentication-Results: mx.bt.example;\n"
+	                         "\tdmarc=fail (p=reject dis=reject) "
+	                         "header.from=example.org\n", "1"), 0);
+	ck_assert_msg(load()->seq == seq &&
+	              strstr(log_line, "unconfirmed sender") != NULL, "%s",
+	              log_line);
+	ck_assert_int_eq(answers_to(emails[0], "not sent from your mailbox"),
+	                 1);
+	/* a fail below ours is not ours; ours passes */
+	ck_assert_int_eq(deliver("ann.other@example.org", tok, "p1@x",
+	                         "Authentication-Results: mx.bt.example 1;\n"
+	                         "\tdkim=pass (good (nested) sig) "
+	                         "header.d=example.org;\n\tdmarc=pass "
+	                         "(p=reject) header.from=example.org\n"
+	                         "Authentication-Results: mx.bt.example; "
+	                         "dmarc=fail header.from=example.org\n", "1"),
+	                 0);
+	ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
+}
+END_TEST
+
 START_TEST(test_automatic_mail_is_ignored)
 {
 	char tok[REPLY_TOKEN_SIZE];
@@ -524,6 +585,7 @@ static Suite *inbound_act_suite(void)
 	tcase_add_test(tc, test_old_email_applies_nothing);
 	tcase_add_test(tc, test_forged_and_missing_tokens_are_not_ours);
 	tcase_add_test(tc, test_another_sender_is_asked_to_confirm);
+	tcase_add_test(tc, test_dmarc_is_read_from_our_topmost_header_only);
 	tcase_add_test(tc, test_automatic_mail_is_ignored);
 	tcase_add_test(tc, test_say_lines_go_to_the_table);
 	tcase_add_test(tc, test_token_in_references);
