@@ -28,6 +28,7 @@
 #include "cli.h"
 #include "inbound_act.h"
 #include "inbound_mime.h"
+#include "inbound_scan.h"
 #include "token.h"
 
 static const char usage[] =
@@ -151,6 +152,22 @@ static char *read_message(size_t *len)
 	return buf;
 }
 
+/* An email over the bounds (inbound_scan.h) is refused before the key
+ * or the database is opened, as inbound_act would refuse it: 65 and
+ * the reason.  0 if it is within them. */
+static int refuse_unread(const char *raw, size_t len)
+{
+	inbound_counts counts;
+	char why[160];
+
+	if (len > INBOUND_RAW_MAX)
+		snprintf(why, sizeof why, "the message is larger than 1 MiB");
+	else if (inbound_scan(raw, len, &counts, why, sizeof why) == 0)
+		return 0;
+	fprintf(stderr, "buffertime inbound: unreadable: %s\n", why);
+	return INBOUND_EX_DATAERR;
+}
+
 /* The local part of the reply address ("play" of play@example.org). */
 static void reply_local(const conf *c, char *out, size_t cap)
 {
@@ -200,6 +217,10 @@ int cmd_inbound(int argc, char **argv)
 		return broken("libsodium would not start", "");
 	if (!(raw = read_message(&len)))
 		return broken("could not read the message", "");
+	if ((rc = refuse_unread(raw, len)) != 0) {
+		free(raw);
+		return rc;
+	}
 	if (token_keys_load(c.key_file, &k, why, sizeof why) != TOKEN_OK) {
 		free(raw);
 		return broken(why, "");

@@ -187,8 +187,9 @@ static int digits(lexer *x, int *v)
 /* One propspec or reasonspec, at a keyword. */
 static int spec(lexer *x, authres_result *r)
 {
-	char ptype[AUTHRES_WORD_MAX], property[AUTHRES_WORD_MAX];
-	char v[AUTHRES_VALUE_MAX];
+	/* all zero: copied whole into the result, no stack bytes with them */
+	char ptype[AUTHRES_WORD_MAX] = "", property[AUTHRES_WORD_MAX] = "";
+	char v[AUTHRES_VALUE_MAX] = "";
 
 	if (keyword(x, ptype, sizeof ptype) < 0)
 		return -1;
@@ -285,7 +286,8 @@ int authres_parse(const char *s, size_t n, authres *a)
 	memset(a, 0, sizeof *a);
 	a->version = 1;
 	skip_cfws(&x);
-	if (value(&x, a->authserv_id, sizeof a->authserv_id) < 0) {
+	if (value(&x, a->authserv_id, sizeof a->authserv_id) < 0 ||
+	    a->authserv_id[0] == '\0') {   /* "" names no server */
 		memset(a, 0, sizeof *a);
 		return -1;
 	}

@@ -44,9 +44,10 @@ typedef struct {
 } inbound_counts;
 
 /* Counts the len bytes at raw (need not be NUL-terminated; any bytes)
- * into *c.  Returns 0 if every count is within its bound (and the
- * Content-Type fields within INBOUND_TYPES_MAX), else -1 with the first
- * bound passed, its count and the bound, in why. */
+ * into *c, up to the line where a count passes its bound (the rest is
+ * not read: a bomb costs less than a good email).  Returns 0 if every
+ * count is within its bound (and the Content-Type fields within
+ * INBOUND_TYPES_MAX), else -1 with the bound passed in why. */
 int inbound_scan(const char *raw, size_t len, inbound_counts *c, char *why,
                  size_t why_len);
 

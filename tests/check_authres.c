@@ -52,6 +52,7 @@ START_TEST(test_version_none_and_no_id)
 	ck_assert_int_eq(parse("; dmarc=pass"), -1);
 	ck_assert_int_eq(parse(""), -1);
 	ck_assert_int_eq(parse("(only a comment)"), -1);
+	ck_assert_int_eq(parse("\"\"; dmarc=pass"), -1);
 }
 END_TEST
 

@@ -81,6 +81,8 @@ done
 
 cost small
 expect_rc "a small email not for us" 67
+cost small   # again: the first made the database
+expect_rc "a small email not for us, again" 67
 base=$kib
 sanitized=0
 if ldd "$BUFFERTIME" 2>/dev/null | grep -q 'libasan'; then sanitized=1; fi
@@ -93,9 +95,9 @@ over() {
 	check "$1: peak $kib KiB, more than 8 MiB over a small email's $base" \
 		test "$((kib - base))" -le 8192
 }
-over parts 'the message has too many MIME parts: 209691 lines start with "--" \(at most 256\)'
-over headers 'the message has too many header fields: 209003 \(at most 2000\)'
-over addresses 'the address fields are too long: 1048[0-9]* bytes \(at most 8192\)'
+over parts 'the message has too many MIME parts: more than 256 lines start with "--"$'
+over headers 'the message has too many header fields: more than 2000$'
+over addresses 'the address fields are too long: more than 8192 bytes$'
 
 cost html
 expect_rc "html: read, no token" 67
