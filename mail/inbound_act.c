@@ -6,8 +6,8 @@
  * under the server key, as a seat link); the sender must also be the
  * seat's address (or pass DMARC at our own MTA, if the settings say to
  * trust it, and not fail it there), else the seat is asked to confirm
- * on the table.  Automatic
- * mail (autoresponders, bounces, our own) is never answered.
+ * on the table.  Automatic mail (autoresponders, bounces, our own) is
+ * never answered.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -110,7 +110,7 @@ static enum dmarc dmarc_verdict(const inbound_job *j, const char *domain)
 		if (authres_parse(v, n, &a) != 0 ||
 		    strcasecmp(a.authserv_id, trust) != 0)
 			continue;
-		if (n + 1 >= INBOUND_AUTH_LEN)
+		if (j->msg.auth_cut[i])
 			return DMARC_FAIL;
 		for (int k = 0; k < a.n_results; k++) {
 			const authres_result *r = &a.results[k];

@@ -345,9 +345,13 @@ static void read_header(inbound_msg *m, GMimeHeader *h, int seen[3])
 	else if (strcasecmp(name, "Return-Path") == 0 && !seen[2]++)
 		parse_return_path(m, value);
 	else if (strcasecmp(name, "Authentication-Results") == 0 &&
-	         m->n_auth < INBOUND_AUTH_MAX)
+	         m->n_auth < INBOUND_AUTH_MAX) {
+		/* folded, it may still have fitted: "cut" errs on the safe side */
+		m->auth_cut[m->n_auth] = strlen(raw ? raw : value) + 1 >=
+		                         INBOUND_AUTH_LEN;
 		copy_unfolded(m->auth[m->n_auth++], INBOUND_AUTH_LEN,
 		              raw ? raw : value);
+	}
 	if (automatic_header(name, value))
 		m->is_auto = 1;
 }

@@ -26,7 +26,7 @@ enum {
 	INBOUND_ID_MAX = 256,           /* a message id, without <> */
 	INBOUND_REFS_MAX = 16,          /* References ids kept (the last) */
 	INBOUND_AUTH_MAX = 8,           /* Authentication-Results kept */
-	INBOUND_AUTH_LEN = 1024,        /* bytes of each, with its NUL */
+	INBOUND_AUTH_LEN = 4096,        /* bytes of each, with its NUL */
 	INBOUND_SUBJECT_MAX = 512,      /* bytes of the subject, with NUL */
 	INBOUND_TEXT_MAX = 16 * 1024,   /* bytes of the text, with its NUL */
 	INBOUND_HTML_MAX = 64 * 1024    /* bytes of HTML given to libxml2 (its
@@ -54,6 +54,7 @@ typedef struct {
 	int is_auto;                        /* an autoresponder, a list, ours */
 	int is_bounce;                      /* a delivery status report */
 	char auth[INBOUND_AUTH_MAX][INBOUND_AUTH_LEN]; /* unfolded values */
+	int auth_cut[INBOUND_AUTH_MAX];     /* 1: that value was cut */
 	int n_auth;
 	char subject[INBOUND_SUBJECT_MAX];  /* decoded */
 	char text[INBOUND_TEXT_MAX];        /* LF line ends */

@@ -19,6 +19,7 @@
 #include "compose.h"
 #include "fixture.h"
 #include "inbound_act.h"
+#include "inbound_mime.h"
 #include "menu.h"
 #include "record.h"
 #include "reply.h"
@@ -108,7 +109,7 @@ static void token_for(int seat, int seq, char out[REPLY_TOKEN_SIZE])
 static int deliver(const char *from, const char *token, const char *id,
                    const char *headers, const char *body)
 {
-	char raw[4096];
+	char raw[8192];
 	int n = snprintf(raw, sizeof raw,
 	                 "From: <%s>\nTo: <play+%s@bt.example>\n"
 	                 "Subject: Re: Your turn\nMessage-ID: <%s>\n%s"
@@ -318,6 +319,19 @@ START_TEST(test_dmarc_is_read_from_our_topmost_header_only)
 	              log_line);
 	ck_assert_int_eq(answers_to(emails[0], "not sent from your mailbox"),
 	                 1);
+	/* ours cut at its bound may have lost a fail: not believed */
+	{
+		char big[INBOUND_AUTH_LEN + 200];
+		int k = snprintf(big, sizeof big, "Authentication-Results: "
+		                 "mx.bt.example; dmarc=pass header.from="
+		                 "example.org; dkim=pass header.i=");
+		memset(big + k, 'a', sizeof big - (size_t)k - 40);
+		snprintf(big + sizeof big - 40, 40, "; dmarc=fail\n");
+		ck_assert_int_eq(deliver(emails[0], tok, "e2@x", big, "1"), 0);
+		ck_assert_msg(load()->seq == seq &&
+		              strstr(log_line, "unconfirmed sender") != NULL,
+		              "%s", log_line);
+	}
 	/* a fail below ours is not ours; ours passes */
 	ck_assert_int_eq(deliver("ann.other@example.org", tok, "p1@x",
 	                         "Authentication-Results: mx.bt.example 1;\n"
