@@ -6,7 +6,9 @@
  * second person, table talk; the same email twice does its work once; a
  * reply to an old email, from another address, to a forged or missing
  * token, and automatic mail do nothing, and each answer goes to the
- * seat's own address, a bounded number of times a day.
+ * seat's own address, a bounded number of times a day.  Our MTA's DMARC
+ * verdict is read from its own (topmost) Authentication-Results only,
+ * and a fail there refuses even the seat's own From.
  */
 #include <stdio.h>
 #include <stdlib.h>
