@@ -71,6 +71,8 @@ static const struct {
 	  CONF_TAKE_BACK_GRACE_MAX },
 	{ "bot_wait", CONF_INT, offsetof(conf, bot_wait), 0, 0,
 	  CONF_BOT_WAIT_MAX },
+	{ "inbound_memory_mb", CONF_INT, offsetof(conf, inbound_memory_mb), 0,
+	  0, CONF_INBOUND_MEMORY_MAX },
 };
 
 enum { NKEYS = sizeof keys / sizeof keys[0], CONF_LINE_MAX = 2048 };
@@ -110,6 +112,9 @@ void conf_defaults(conf *c)
 	 * noticed by the next player; a bot's answer a few seconds */
 	c->take_back_grace = 60;
 	c->bot_wait = 3;
+	/* 5 times what the worst email within inbound_scan.h's bounds
+	 * costs (with the database's cache): room, and no more */
+	c->inbound_memory_mb = CONF_INBOUND_MEMORY_DEFAULT;
 }
 
 /* Parses a decimal in [min, max]. */

@@ -39,6 +39,9 @@
  *	                                   also when this MTA's own
  *	                                   Authentication-Results says
  *	                                   dmarc=pass)
+ *	inbound_memory_mb = 64             (the memory `buffertime inbound`
+ *	                                   may take for one email, data and
+ *	                                   heap; 0: no limit)
  *
  * Every key has a default; conf_finish() checks the whole and derives the
  * path prefix of base_url.  Errors are one line for people, naming the
@@ -63,6 +66,8 @@ enum {
 	CONF_ROLLOUTS_MAX = 1000000,
 	CONF_TAKE_BACK_GRACE_MAX = 3600,
 	CONF_BOT_WAIT_MAX = 60,
+	CONF_INBOUND_MEMORY_DEFAULT = 64,  /* MB; cli/inbound.c */
+	CONF_INBOUND_MEMORY_MAX = 65536,
 	CONF_WHY_MAX = 1200       /* a comfortable size for `why` */
 };
 
@@ -91,6 +96,7 @@ typedef struct conf {
 	char trust_authserv[CONF_URL_MAX + 1]; /* our MTA's authserv-id, or "" */
 	int take_back_grace;               /* seconds; store_holds */
 	int bot_wait;                      /* seconds; store_holds */
+	int inbound_memory_mb;             /* RLIMIT_DATA of `inbound`; 0: none */
 } conf;
 
 /* Fills c with the defaults (BT_DEFAULT_DB, BT_TEMPLATE_DIR...). */

@@ -12,10 +12,15 @@
  * (the database is busy or the disk full, or the settings are broken:
  * the mail waits in the MTA's queue rather than being lost), 70 a bug.
  * One line goes to standard error for the MTA's log.
+ *
+ * Before anything is read, the process's data and heap are limited to
+ * inbound_memory_mb (RLIMIT_DATA), whatever the email holds; the bounds
+ * of mail/inbound_scan.h keep any email far below it.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include <sodium.h>
 
@@ -23,6 +28,7 @@
 #include "cli.h"
 #include "inbound_act.h"
 #include "inbound_mime.h"
+#include "inbound_scan.h"
 #include "token.h"
 
 static const char usage[] =
@@ -91,6 +97,38 @@ static int read_settings(conf *c, int argc, char **argv)
 	return 0;
 }
 
+/* AddressSanitizer's shadow memory is data too: under it, no limit. */
+#if defined(__SANITIZE_ADDRESS__)
+#define BT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BT_ASAN 1
+#endif
+#endif
+
+/* Limits the data and heap of the process to mb MB (0: none) for good:
+ * an allocation past it fails (GLib's abort: the MTA retries later, and
+ * the retry costs no more).  -1 if the limit could not be set. */
+static int limit_memory(int mb)
+{
+#ifdef BT_ASAN
+	(void)mb;
+	return 0;
+#else
+	struct rlimit r;
+	rlim_t want = (rlim_t)mb * 1024 * 1024;
+
+	if (mb <= 0)
+		return 0;
+	if (getrlimit(RLIMIT_DATA, &r) != 0)
+		return -1;
+	if (r.rlim_max != RLIM_INFINITY && r.rlim_max < want)
+		want = r.rlim_max;
+	r.rlim_cur = r.rlim_max = want;
+	return setrlimit(RLIMIT_DATA, &r);
+#endif
+}
+
 /* Standard input, up to one byte over the bound (which the parser then
  * refuses); NULL if out of memory or unreadable. */
 static char *read_message(size_t *len)
@@ -112,6 +150,22 @@ static char *read_message(size_t *len)
 		return NULL;
 	}
 	return buf;
+}
+
+/* An email over the bounds (inbound_scan.h) is refused before the key
+ * or the database is opened, as inbound_act would refuse it: 65 and
+ * the reason.  0 if it is within them. */
+static int refuse_unread(const char *raw, size_t len)
+{
+	inbound_counts counts;
+	char why[160];
+
+	if (len > INBOUND_RAW_MAX)
+		snprintf(why, sizeof why, "the message is larger than 1 MiB");
+	else if (inbound_scan(raw, len, &counts, why, sizeof why) == 0)
+		return 0;
+	fprintf(stderr, "buffertime inbound: unreadable: %s\n", why);
+	return INBOUND_EX_DATAERR;
 }
 
 /* The local part of the reply address ("play" of play@example.org). */
@@ -157,10 +211,16 @@ int cmd_inbound(int argc, char **argv)
 
 	if ((rc = read_settings(&c, argc, argv)) != 0)
 		return rc < 0 ? 0 : rc;
+	if (limit_memory(c.inbound_memory_mb) != 0)
+		return broken("could not limit its memory", "");
 	if (sodium_init() < 0)
 		return broken("libsodium would not start", "");
 	if (!(raw = read_message(&len)))
 		return broken("could not read the message", "");
+	if ((rc = refuse_unread(raw, len)) != 0) {
+		free(raw);
+		return rc;
+	}
 	if (token_keys_load(c.key_file, &k, why, sizeof why) != TOKEN_OK) {
 		free(raw);
 		return broken(why, "");

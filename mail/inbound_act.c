@@ -5,8 +5,9 @@
  * Nothing here trusts the message: the token is the capability (a MAC
  * under the server key, as a seat link); the sender must also be the
  * seat's address (or pass DMARC at our own MTA, if the settings say to
- * trust it), else the seat is asked to confirm on the table.  Automatic
- * mail (autoresponders, bounces, our own) is never answered.
+ * trust it, and not fail it there), else the seat is asked to confirm
+ * on the table.  Automatic mail (autoresponders, bounces, our own) is
+ * never answered.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 
 #include <sodium.h>
 
+#include "authres.h"
 #include "describe.h"
 #include "inbound_act.h"
 #include "inbound_answer.h"
@@ -84,41 +86,72 @@ static void message_key(inbound_job *j, const char *raw, size_t len)
 	j->key[5 + 2 * sizeof h] = '\0';
 }
 
-/* 1 if an Authentication-Results header of our own MTA (its authserv-id
- * is the trusted one) says DMARC passed. */
-static int dmarc_trusted(const inbound_job *j)
+/* What our own MTA said of the From's DMARC. */
+enum dmarc { DMARC_NONE, DMARC_PASS, DMARC_FAIL };
+
+/* Our MTA's DMARC verdict on domain: read from the topmost
+ * Authentication-Results whose authserv-id is the trusted one (our MTA
+ * adds its own above the others; any below may be the sender's), and
+ * from a dmarc result about domain there (or about no domain named).
+ * A fail anywhere in it wins; a header cut at its bound may have lost
+ * one, so it counts as a fail. */
+static enum dmarc dmarc_verdict(const inbound_job *j, const char *domain)
 {
 	const char *trust = j->c->trust_authserv;
-	size_t n = trust ? strlen(trust) : 0;
+	authres a;
 
-	if (n == 0)
-		return 0;
+	if (!trust || !trust[0])
+		return DMARC_NONE;
 	for (int i = 0; i < j->msg.n_auth; i++) {
 		const char *v = j->msg.auth[i];
-		while (*v == ' ' || *v == '\t')
-			v++;
-		if (strncasecmp(v, trust, n) != 0 ||
-		    (v[n] != ';' && v[n] != ' ' && v[n] != '\t'))
+		size_t n = strlen(v);
+		enum dmarc verdict = DMARC_NONE;
+
+		if (authres_parse(v, n, &a) != 0 ||
+		    strcasecmp(a.authserv_id, trust) != 0)
 			continue;
-		for (const char *p = v + n; (p = strchr(p, 'd')) || 0; p++)
-			if (strncasecmp(p, "dmarc=pass", 10) == 0 &&
-			    (p[-1] == ' ' || p[-1] == ';' || p[-1] == '\t'))
-				return 1;
+		if (j->msg.auth_cut[i])
+			return DMARC_FAIL;
+		for (int k = 0; k < a.n_results; k++) {
+			const authres_result *r = &a.results[k];
+			const char *from = authres_prop_value(r, "header", "from");
+
+			if (strcmp(r->method, "dmarc") != 0 ||
+			    (from && strcasecmp(from, domain) != 0))
+				continue;
+			if (strcmp(r->result, "fail") == 0)
+				return DMARC_FAIL;
+			if (strcmp(r->result, "pass") == 0)
+				verdict = DMARC_PASS;
+		}
+		return verdict;
 	}
-	return 0;
+	return DMARC_NONE;
 }
 
-/* 1 if the reply may act for the seat. */
-static int sender_ok(const inbound_job *j)
+/* 1 if the From is the seat's address. */
+static int from_is_seat(const inbound_job *j)
 {
 	char from[STORE_EMAIL_MAX + 1], seat[STORE_EMAIL_MAX + 1];
 	const char *addr = j->g.seats[j->tok.seat - 1].email;
 
-	if (addr[0] && store_address_key(j->msg.from, from, sizeof from) == 0 &&
-	    store_address_key(addr, seat, sizeof seat) == 0 &&
-	    strcmp(from, seat) == 0)
-		return 1;
-	return dmarc_trusted(j);
+	return addr[0] &&
+	       store_address_key(j->msg.from, from, sizeof from) == 0 &&
+	       store_address_key(addr, seat, sizeof seat) == 0 &&
+	       strcmp(from, seat) == 0;
+}
+
+/* 1 if the reply may act for the seat: its From is the seat's, or our
+ * MTA vouches for the From by DMARC; never if our MTA says the From's
+ * domain failed DMARC (a forged From, even the seat's own). */
+static int sender_ok(const inbound_job *j)
+{
+	const char *at = strrchr(j->msg.from, '@');
+	enum dmarc d = dmarc_verdict(j, at ? at + 1 : "");
+
+	if (d == DMARC_FAIL)
+		return 0;
+	return from_is_seat(j) || d == DMARC_PASS;
 }
 
 /* ---- doing it ----------------------------------------------------------- */
@@ -298,7 +331,10 @@ static int act(inbound_job *j)
 	inbound_read_reply(j->written, &j->reply);
 	if (!sender_ok(j)) {
 		j->reply.n_says = 0;   /* not the seat's words either */
-		answer_confirm(j);
+		if (from_is_seat(j))
+			answer_forged(j);
+		else
+			answer_confirm(j);
 		return finish(j, "unconfirmed sender", NULL, BT_NO_CARD);
 	}
 	if (j->g.state.status != BT_PLAYING ||

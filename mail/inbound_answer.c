@@ -250,3 +250,13 @@ void answer_confirm(inbound_job *j)
 	                                                  : "an unknown sender");
 	put_link(j);
 }
+
+void answer_forged(inbound_job *j)
+{
+	begin(j);
+	put(j, "A reply to your Buffer Time email gave your address as its "
+	       "sender, but the mail server here found it was not sent from "
+	       "your mailbox, so nothing was done. If it was you, take your "
+	       "turn on the table:\n");
+	put_link(j);
+}

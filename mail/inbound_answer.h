@@ -40,5 +40,7 @@ void answer_not_understood(inbound_job *j, int why);
 void answer_talk(inbound_job *j);
 void answer_stale(inbound_job *j);
 void answer_confirm(inbound_job *j);
+/* The seat's own address, but our MTA says its domain's DMARC failed. */
+void answer_forged(inbound_job *j);
 
 #endif

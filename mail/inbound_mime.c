@@ -2,9 +2,10 @@
  * inbound_mime.c - a received email as inbound_msg: GMime parses, this
  * file picks the facts out and copies them into bounded buffers.
  *
- * The input is checked before GMime sees it (size, and a count of
- * Content-Type lines, which bounds the parser's own recursion); the tree
- * it builds is walked with a depth count.  Every GMime object is unref'd
+ * The input is checked before GMime sees it (its size, and the counts
+ * of inbound_scan.h: parts, nesting, header fields, addresses, which
+ * bound the objects GMime builds and its recursion); the tree it builds
+ * is walked with a depth count.  Every GMime object is unref'd
  * before return, every GLib string freed.
  */
 #include <stdio.h>
@@ -15,6 +16,7 @@
 
 #include "inbound_html.h"
 #include "inbound_mime.h"
+#include "inbound_scan.h"
 #include "utf8.h"
 
 /* What the walk of the MIME tree found. */
@@ -343,9 +345,13 @@ static void read_header(inbound_msg *m, GMimeHeader *h, int seen[3])
 	else if (strcasecmp(name, "Return-Path") == 0 && !seen[2]++)
 		parse_return_path(m, value);
 	else if (strcasecmp(name, "Authentication-Results") == 0 &&
-	         m->n_auth < INBOUND_AUTH_MAX)
+	         m->n_auth < INBOUND_AUTH_MAX) {
+		/* folded, it may still have fitted: "cut" errs on the safe side */
+		m->auth_cut[m->n_auth] = strlen(raw ? raw : value) + 1 >=
+		                         INBOUND_AUTH_LEN;
 		copy_unfolded(m->auth[m->n_auth++], INBOUND_AUTH_LEN,
 		              raw ? raw : value);
+	}
 	if (automatic_header(name, value))
 		m->is_auto = 1;
 }
@@ -545,21 +551,6 @@ static int read_body(inbound_msg *m, GMimeMessage *msg)
 
 /* ---- entry point -------------------------------------------------------- */
 
-/* Lines that start a Content-Type header, an upper bound of the MIME
- * parts and so of GMime's recursion. */
-static size_t count_types(const char *raw, size_t len)
-{
-	static const char key[] = "content-type";
-	size_t i, n = 0, k = sizeof key - 1;
-
-	for (i = 0; i + k < len; i++) {
-		if ((i == 0 || raw[i - 1] == '\n') &&
-		    g_ascii_strncasecmp(raw + i, key, k) == 0)
-			n++;
-	}
-	return n;
-}
-
 static void say(char *why, size_t why_len, const char *reason)
 {
 	if (why && why_len > 0)
@@ -595,6 +586,7 @@ int inbound_parse(const char *raw, size_t len, inbound_msg *m, char *why,
                   size_t why_len)
 {
 	GMimeMessage *msg;
+	inbound_counts counts;
 	int rc;
 
 	memset(m, 0, sizeof *m);
@@ -603,10 +595,8 @@ int inbound_parse(const char *raw, size_t len, inbound_msg *m, char *why,
 		say(why, why_len, "the message is larger than 1 MiB");
 		return -1;
 	}
-	if (count_types(raw, len) > INBOUND_TYPES_MAX) {
-		say(why, why_len, "the message has too many MIME parts");
+	if (inbound_scan(raw, len, &counts, why, why_len) < 0)
 		return -1;
-	}
 	g_mime_init();
 	msg = construct(raw, len);
 	if (msg == NULL) {

@@ -26,10 +26,11 @@ enum {
 	INBOUND_ID_MAX = 256,           /* a message id, without <> */
 	INBOUND_REFS_MAX = 16,          /* References ids kept (the last) */
 	INBOUND_AUTH_MAX = 8,           /* Authentication-Results kept */
-	INBOUND_AUTH_LEN = 1024,        /* bytes of each, with its NUL */
+	INBOUND_AUTH_LEN = 4096,        /* bytes of each, with its NUL */
 	INBOUND_SUBJECT_MAX = 512,      /* bytes of the subject, with NUL */
 	INBOUND_TEXT_MAX = 16 * 1024,   /* bytes of the text, with its NUL */
-	INBOUND_HTML_MAX = 512 * 1024   /* bytes of HTML given to libxml2 */
+	INBOUND_HTML_MAX = 64 * 1024    /* bytes of HTML given to libxml2 (its
+	                                 * tree costs ~10 times as much) */
 };
 
 /* Where the text came from. */
@@ -53,6 +54,7 @@ typedef struct {
 	int is_auto;                        /* an autoresponder, a list, ours */
 	int is_bounce;                      /* a delivery status report */
 	char auth[INBOUND_AUTH_MAX][INBOUND_AUTH_LEN]; /* unfolded values */
+	int auth_cut[INBOUND_AUTH_MAX];     /* 1: that value was cut */
 	int n_auth;
 	char subject[INBOUND_SUBJECT_MAX];  /* decoded */
 	char text[INBOUND_TEXT_MAX];        /* LF line ends */
@@ -61,8 +63,9 @@ typedef struct {
 
 /* Parses the len bytes at raw (need not be NUL-terminated) into *m.
  * Returns 0, or -1 with a reason in why (a sentence for the log) for
- * mail over INBOUND_RAW_MAX, nested deeper than INBOUND_DEPTH_MAX, or
- * not a message at all.  A message without a body is not an error: its
+ * mail over INBOUND_RAW_MAX or any bound of inbound_scan.h (checked
+ * first, so such mail is not parsed at all), nested deeper than
+ * INBOUND_DEPTH_MAX, or not a message at all.  A message without a body is not an error: its
  * text is "". Never reads past len; safe on any bytes. */
 int inbound_parse(const char *raw, size_t len, inbound_msg *m, char *why,
                   size_t why_len);

@@ -29,6 +29,7 @@
 
 #include "inbound_mime.h"
 #include "inbound_reply.h"
+#include "inbound_scan.h"
 #include "inbound_text.h"
 #include "utf8.h"
 
@@ -323,8 +324,68 @@ START_TEST(test_nesting)
 	ck_assert_str_eq(pm.text, "deep");  /* the LF is the boundary's */
 	ck_assert_int_eq(parse(nested(INBOUND_DEPTH_MAX + 4)), -1);
 	ck_assert_str_eq(why, "the message's MIME parts are nested too deep");
-	ck_assert_int_eq(parse(nested(INBOUND_TYPES_MAX + 1)), -1);
+	ck_assert_int_eq(parse(nested(INBOUND_NEST_MAX + 1)), -1);
+	ck_assert_str_eq(why, "the message has too many nested MIME parts: "
+	                 "more than 32 multipart or message types");
+}
+END_TEST
+
+/* A message of head and n copies of line; NULL if over cap. */
+static const char *repeated(const char *line, int n)
+{
+	static char raw[512 * 1024];
+	size_t k = (size_t)snprintf(raw, sizeof raw, "%s", head);
+	size_t len = strlen(line);
+
+	for (int i = 0; i < n; i++) {
+		ck_assert_uint_lt(k + len, sizeof raw);
+		memcpy(raw + k, line, len);
+		k += len;
+	}
+	raw[k] = '\0';
+	return raw;
+}
+
+/* Each bound of inbound_scan.h holds at its value and refuses one more,
+ * before GMime reads anything (issue 24: 209,642 empty parts cost
+ * 282 MB). */
+START_TEST(test_scan_bounds)
+{
+	inbound_counts c;
+	const char *raw;
+
+	raw = repeated("--a\n\n", INBOUND_DASHES_MAX);
+	ck_assert_int_eq(inbound_scan(raw, strlen(raw), &c, why, sizeof why), 0);
+	ck_assert_uint_eq(c.dashes, INBOUND_DASHES_MAX);
+	ck_assert_int_eq(parse(repeated("--a\n\n", INBOUND_DASHES_MAX + 1)), -1);
+	ck_assert_str_eq(why, "the message has too many MIME parts: more than "
+	                 "256 lines start with \"--\"");
+	/* head has 4 fields */
+	ck_assert_int_eq(parse(repeated("X: y\n", INBOUND_FIELDS_MAX - 4)), 0);
+	ck_assert_int_eq(parse(repeated("X: y\n", INBOUND_FIELDS_MAX - 3)), -1);
+	ck_assert_str_eq(why, "the message has too many header fields: more "
+	                 "than 2000");
+	ck_assert_int_eq(parse(repeated("\xff\x01 :\n", INBOUND_FIELDS_MAX)),
+	                 -1);
+	ck_assert_int_eq(parse(repeated("Content-Type: text/plain\n",
+	                                INBOUND_TYPES_MAX + 1)), -1);
 	ck_assert_str_eq(why, "the message has too many MIME parts");
+	ck_assert_int_eq(parse(repeated("Content-Disposition: a;b;c;d\n",
+	                                INBOUND_PARAMS_MAX / 3 + 1)), -1);
+	ck_assert_str_eq(why, "the message has too many MIME parameters: more "
+	                 "than 1024");
+	ck_assert_int_eq(parse(repeated("Cc: a@b,\n\tc@d\n", 600)), -1);
+	ck_assert_str_eq(why, "the address fields are too long: more than 8192 "
+	                 "bytes");
+	ck_assert_int_eq(parse(repeated("X: y\n\tzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"
+	                                "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz\n",
+	                                1900)), -1);
+	ck_assert_str_eq(why, "the header fields are too long: more than "
+	                 "131072 bytes");
+	/* indented, the lines of a body start no field */
+	raw = repeated(" X: y\n", 20000);
+	ck_assert_int_eq(inbound_scan(raw, strlen(raw), &c, why, sizeof why), 0);
+	ck_assert_uint_eq(c.fields, 4);
 }
 END_TEST
 
@@ -540,6 +601,7 @@ static Suite *inbound_suite(void)
 	tc = tcase_create("parse");
 	tcase_add_test(tc, test_too_big);
 	tcase_add_test(tc, test_nesting);
+	tcase_add_test(tc, test_scan_bounds);
 	tcase_add_test(tc, test_invalid_utf8);
 	tcase_add_test(tc, test_no_body);
 	tcase_add_test(tc, test_attachment_only);

@@ -6,7 +6,9 @@
  * second person, table talk; the same email twice does its work once; a
  * reply to an old email, from another address, to a forged or missing
  * token, and automatic mail do nothing, and each answer goes to the
- * seat's own address, a bounded number of times a day.
+ * seat's own address, a bounded number of times a day.  Our MTA's DMARC
+ * verdict is read from its own (topmost) Authentication-Results only,
+ * and a fail there refuses even the seat's own From.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,7 @@
 #include "compose.h"
 #include "fixture.h"
 #include "inbound_act.h"
+#include "inbound_mime.h"
 #include "menu.h"
 #include "record.h"
 #include "reply.h"
@@ -108,7 +111,7 @@ static void token_for(int seat, int seq, char out[REPLY_TOKEN_SIZE])
 static int deliver(const char *from, const char *token, const char *id,
                    const char *headers, const char *body)
 {
-	char raw[4096];
+	char raw[8192];
 	int n = snprintf(raw, sizeof raw,
 	                 "From: <%s>\nTo: <play+%s@bt.example>\n"
 	                 "Subject: Re: Your turn\nMessage-ID: <%s>\n%s"
@@ -266,6 +269,80 @@ START_TEST(test_another_sender_is_asked_to_confirm)
 	                         "Authentication-Results: mx.bt.example;\n"
 	                         "\tdkim=pass; dmarc=pass header.from="
 	                         "example.org\n", "1"), 0);
+	ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
+}
+END_TEST
+
+/* Each forgery of issue 24: a sender not the seat's with a DMARC "pass"
+ * our MTA did not say is not trusted; our MTA's fail refuses even the
+ * seat's own From. */
+START_TEST(test_dmarc_is_read_from_our_topmost_header_only)
+{
+	static const char *const forged[] = {
+		/* a forged header below ours */
+		"Authentication-Results: mx.bt.example; dmarc=fail "
+		"header.from=example.org\n"
+		"Authentication-Results: mx.bt.example; dmarc=pass "
+		"header.from=example.org\n",
+		/* a pass in a comment */
+		"Authentication-Results: mx.bt.example; dkim=fail (sig; "
+		"dmarc=pass) header.d=example.org\n",
+		/* a pass in a quoted value */
+		"Authentication-Results: mx.bt.example; dkim=fail "
+		"reason=\"bad; dmarc=pass\" header.d=example.org\n",
+		/* not a pass */
+		"Authentication-Results: mx.bt.example; dmarc=passed "
+		"header.from=example.org\n",
+		/* another authserv-id first */
+		"Authentication-Results: mx.bt.example.evil; dmarc=pass "
+		"header.from=example.org\n",
+	};
+	char tok[REPLY_TOKEN_SIZE], id[32];
+	int seq = load()->seq;
+
+	cfg.trust_authserv = "mx.bt.example";
+	token_for(1, seq, tok);
+	for (size_t i = 0; i < sizeof forged / sizeof forged[0]; i++) {
+		snprintf(id, sizeof id, "d%zu@x", i);
+		ck_assert_int_eq(deliver("ann.other@example.org", tok, id,
+		                         forged[i], "1"), 0);
+		ck_assert_msg(load()->seq == seq &&
+		              strstr(log_line, "unconfirmed sender") != NULL,
+		              "forgery %zu trusted: %s", i, log_line);
+	}
+	ck_assert_int_eq(answers_to(emails[0], "not your address"), 5);
+	/* our MTA says the seat's own domain failed DMARC: refused */
+	ck_assert_int_eq(deliver(emails[0], tok, "e1@x",
+	                         "Authentication-Results: mx.bt.example;\n"
+	                         "\tdmarc=fail (p=reject dis=reject) "
+	                         "header.from=example.org\n", "1"), 0);
+	ck_assert_msg(load()->seq == seq &&
+	              strstr(log_line, "unconfirmed sender") != NULL, "%s",
+	              log_line);
+	ck_assert_int_eq(answers_to(emails[0], "not sent from your mailbox"),
+	                 1);
+	/* ours cut at its bound may have lost a fail: not believed */
+	{
+		char big[INBOUND_AUTH_LEN + 200];
+		int k = snprintf(big, sizeof big, "Authentication-Results: "
+		                 "mx.bt.example; dmarc=pass header.from="
+		                 "example.org; dkim=pass header.i=");
+		memset(big + k, 'a', sizeof big - (size_t)k - 40);
+		snprintf(big + sizeof big - 40, 40, "; dmarc=fail\n");
+		ck_assert_int_eq(deliver(emails[0], tok, "e2@x", big, "1"), 0);
+		ck_assert_msg(load()->seq == seq &&
+		              strstr(log_line, "unconfirmed sender") != NULL,
+		              "%s", log_line);
+	}
+	/* a fail below ours is not ours; ours passes */
+	ck_assert_int_eq(deliver("ann.other@example.org", tok, "p1@x",
+	                         "Authentication-Results: mx.bt.example 1;\n"
+	                         "\tdkim=pass (good (nested) sig) "
+	                         "header.d=example.org;\n\tdmarc=pass "
+	                         "(p=reject) header.from=example.org\n"
+	                         "Authentication-Results: mx.bt.example; "
+	                         "dmarc=fail header.from=example.org\n", "1"),
+	                 0);
 	ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
 }
 END_TEST
@@ -524,6 +601,7 @@ static Suite *inbound_act_suite(void)
 	tcase_add_test(tc, test_old_email_applies_nothing);
 	tcase_add_test(tc, test_forged_and_missing_tokens_are_not_ours);
 	tcase_add_test(tc, test_another_sender_is_asked_to_confirm);
+	tcase_add_test(tc, test_dmarc_is_read_from_our_topmost_header_only);
 	tcase_add_test(tc, test_automatic_mail_is_ignored);
 	tcase_add_test(tc, test_say_lines_go_to_the_table);
 	tcase_add_test(tc, test_token_in_references);

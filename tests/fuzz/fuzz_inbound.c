@@ -5,7 +5,10 @@
  * (inbound_reply.h).  Whatever comes in, every string that comes out
  * must be NUL-terminated valid UTF-8 inside its buffer, the counts
  * within their bounds, the text without CR, the written text no longer
- * than the text; a refused message must say why.  No crash, no leak
+ * than the text; a refused message must say why.  The memory bound: a
+ * message with more lines starting "--" (parts) or starting a header
+ * field than inbound_scan.h allows, counted here afresh, is never
+ * parsed (GMime builds an object for each).  No crash, no leak
  * (GMime's and libxml2's objects are freed per message).
  */
 #include <stddef.h>
@@ -15,6 +18,7 @@
 
 #include "inbound_mime.h"
 #include "inbound_reply.h"
+#include "inbound_scan.h"
 #include "inbound_text.h"
 #include "utf8.h"
 
@@ -81,6 +85,29 @@ static void check_reply(void)
 		must_be_utf8(r.says[i], sizeof r.says[i]);
 }
 
+/* 1 if the message has more "--" lines or more lines that start like
+ * a header field ("name:", no space in the name) than the bounds. */
+static int over_bounds(const char *s, size_t size)
+{
+	size_t dashes = 0, fields = 0, i = 0;
+
+	while (i < size) {
+		size_t k = i;
+
+		if (size - i >= 2 && s[i] == '-' && s[i + 1] == '-')
+			dashes++;
+		while (k < size && s[k] != '\n' && s[k] != ':' && s[k] != ' ' &&
+		       s[k] != '\t' && s[k] != '\r')
+			k++;
+		if (k > i && k < size && s[k] == ':')
+			fields++;
+		while (i < size && s[i] != '\n')
+			i++;
+		i++;
+	}
+	return dashes > INBOUND_DASHES_MAX || fields > INBOUND_FIELDS_MAX;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char why[200];
@@ -91,6 +118,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		return 0;
 	}
+	if (over_bounds((const char *)data, size))
+		abort();   /* parsed, though over the bounds */
 	check_msg();
 	n = inbound_written(m.text, written, sizeof written);
 	if (n != strlen(written) || n > strlen(m.text))
