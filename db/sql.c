@@ -182,7 +182,7 @@ static const char *const sql_text[SQL__MAX] = {
 	[SQL_REPLY_CLAIM] =
 		"INSERT INTO replies (message_id, game, seat, outcome, created)"
 		" VALUES (?1, ?2, ?3, ?4, ?5)"
-		" ON CONFLICT (message_id) DO NOTHING",
+		" ON CONFLICT (message_id, game, seat) DO NOTHING",
 	[SQL_TAKEBACK_LAST] =
 		"SELECT seq, seat, line, created, made_by FROM actions"
 		" WHERE game = ?1 ORDER BY seq DESC LIMIT 1",

@@ -279,8 +279,9 @@ store_rc store_sweep_begin(store *s, const char *id, int expected_seq,
 /*
  * A reply to one of our emails (play by reply, mail/inbound_act.c): what
  * it does, done in one transaction with its Message-ID, so the same
- * email delivered twice does it once (STORE_DUPLICATE the second time,
- * nothing done).  In order: each say line goes to the table talk as the
+ * email delivered twice for the same game and seat does it once
+ * (STORE_DUPLICATE the second time, nothing done; an id longer than
+ * STORE_MESSAGE_ID_MAX is refused, never cut).  In order: each say line goes to the table talk as the
  * seat's (lines over the table's rate limit are dropped and not
  * counted in *said); then the move (as store_append, the game at
  * expected_seq, with mail_fn's emails) or the look (as

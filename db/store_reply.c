@@ -3,12 +3,16 @@
  * Message-ID is recorded in the transaction of what it does (table
  * talk, a move or a look, the answer), so an MTA that delivers it again
  * after a crash, or a person who sends it twice, changes nothing more.
+ * It is recorded for the game and seat it acts for: anyone may write
+ * any Message-ID, and one sent first for another seat or game must not
+ * make this seat's reply look handled.
  */
 #include <string.h>
 
 #include "sql.h"
 
-/* Records the Message-ID; STORE_DUPLICATE if it was there already. */
+/* Records the Message-ID for the reply's game and seat;
+ * STORE_DUPLICATE if it was there already for them. */
 static store_rc claim(store *s, const store_reply *r, store_error *err)
 {
 	sqlite3_stmt *st = sql_get(s, SQL_REPLY_CLAIM);
