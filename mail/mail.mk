@@ -126,6 +126,11 @@ tests_replydrive_CFLAGS = $(STORE_TEST_CFLAGS) $(WORDS_CFLAGS) \
 tests_replydrive_LDADD = bots/libbots.a $(WORDS_LIBS) $(LIBM)
 dist_check_SCRIPTS += tests/inboundkill.sh
 
+# What replies in a seat's name make the real `buffertime inbound` mail
+# that address: talk's answers capped, the settings' budget, "no email".
+dist_check_SCRIPTS += tests/answers.sh
+TESTS += tests/answers.sh
+
 # A whole game played only by replies through a real MTA: Debian's
 # Postfix on loopback, its pipe transport to `buffertime inbound`, swaks.
 dist_check_SCRIPTS += tests/postfix.sh
