@@ -36,6 +36,7 @@ db = $db
 key_file = $key
 base_url = http://bt.example/
 reply_address = play@bt.example
+synchronous = normal
 $1
 EOF
 }
