@@ -59,6 +59,10 @@ static const struct {
 	  CONF_LIMIT_MAX },
 	{ "seat_mails_per_day", CONF_INT, offsetof(conf, seat_mails_per_day),
 	  0, 0, CONF_LIMIT_MAX },
+	{ "address_mails_per_hour", CONF_INT,
+	  offsetof(conf, address_mails_per_hour), 0, 0, CONF_LIMIT_MAX },
+	{ "address_mails_per_day", CONF_INT,
+	  offsetof(conf, address_mails_per_day), 0, 0, CONF_LIMIT_MAX },
 	{ "bot_rollouts", CONF_INT, offsetof(conf, bot_rollouts), 0, 1,
 	  CONF_ROLLOUTS_MAX },
 	{ "review_rollouts", CONF_INT, offsetof(conf, review_rollouts), 0, 1,
@@ -106,6 +110,12 @@ void conf_defaults(conf *c)
 	copy(c->create, sizeof c->create, "code");
 	c->games_per_hour = 10;
 	c->seat_mails_per_day = 3;
+	/* every email to one address: far above a 6-seat game of fast
+	 * players who want every move's email, with reminders and digests
+	 * (about 100 an hour), far below what a stranger could otherwise
+	 * have the server send someone (thousands a day) */
+	c->address_mails_per_hour = 200;
+	c->address_mails_per_day = 1000;
 	c->bot_rollouts = CONF_ROLLOUTS_DEFAULT;
 	c->review_rollouts = CONF_REVIEW_ROLLOUTS_DEFAULT;
 	/* long enough to see one's misclick, short enough not to be

@@ -21,6 +21,8 @@
  *	invite_code = SECRET               (what create = code asks for)
  *	games_per_hour = 10                (per client address; 0: no limit)
  *	seat_mails_per_day = 3             (per recipient; 0: no limit)
+ *	address_mails_per_hour = 200       (every email to one address, of
+ *	address_mails_per_day = 1000       any kind; 0: no limit)
  *	bot_rollouts = 4000                (games a bot plays out to choose
  *	                                   one move: the worker's)
  *	review_rollouts = 2000             (games played out per move of a
@@ -90,6 +92,8 @@ typedef struct conf {
 	char invite_code[CONF_CODE_MAX + 1];  /* "" unless set */
 	int games_per_hour;                /* per client; 0: no limit */
 	int seat_mails_per_day;            /* per recipient; 0: no limit */
+	int address_mails_per_hour;        /* every email to one address */
+	int address_mails_per_day;         /* ...; 0: no limit */
 	int bot_rollouts;                  /* per bot move */
 	int review_rollouts;               /* per move of a review */
 	char reply_address[CONF_URL_MAX + 1];  /* "" unless moves by reply */

@@ -278,7 +278,9 @@ static int worker(const conf *c, tmpl *const *t, const token_keys *k, int fd)
 	}
 	store_set_limits(W.st, &(store_limits){
 		.games_per_hour = c->games_per_hour,
-		.seat_mails_per_day = c->seat_mails_per_day });
+		.seat_mails_per_day = c->seat_mails_per_day,
+		.mails_per_hour = c->address_mails_per_hour,
+		.mails_per_day = c->address_mails_per_day });
 	store_set_holds(W.st, &(store_holds){
 		.mail_grace = c->take_back_grace, .bot_wait = c->bot_wait });
 	if (FCGX_InitRequest(&fr, fd, 0) != 0)

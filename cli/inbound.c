@@ -233,6 +233,10 @@ int cmd_inbound(int argc, char **argv)
 		store_close(s);
 		return broken("database: ", e.why);
 	}
+	/* the answers count toward their address's budget of emails */
+	store_set_limits(s, &(store_limits){
+		.mails_per_hour = c.address_mails_per_hour,
+		.mails_per_day = c.address_mails_per_day });
 	rc = act_on(&c, s, &k, raw, len);
 	store_close(s);
 	token_keys_wipe(&k);

@@ -323,6 +323,11 @@ int cmd_mailer(int argc, char **argv)
 		token_keys_wipe(&k);
 		return 1;
 	}
+	/* reminders, digests and bot moves' emails count toward their
+	 * address's budget of emails */
+	store_set_limits(s, &(store_limits){
+		.mails_per_hour = c.address_mails_per_hour,
+		.mails_per_day = c.address_mails_per_day });
 	rc = run(&c, s, &k, once);
 	store_close(s);
 	token_keys_wipe(&k);

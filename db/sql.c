@@ -47,8 +47,10 @@ static const char *const sql_text[SQL__MAX] = {
 		" WHERE id = ?1 AND seq = ?2",
 	[SQL_OUTBOX_INSERT] =
 		"INSERT INTO outbox (game, seat, recipient, subject, body,"
-		" created, next_attempt, kind, reply_to, move_seq)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6 + ?9, ?7, ?8, ?10)",
+		" created, next_attempt, kind, reply_to, move_seq, address,"
+		" dropped, last_error)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6 + ?9, ?7, ?8, ?10, ?11,"
+		" ?12, ?13)",
 	[SQL_SEAT_REVOKE] =
 		"UPDATE seats SET token_gen = token_gen + 1"
 		" WHERE game = ?1 AND seat = ?2 RETURNING token_gen",
@@ -182,7 +184,7 @@ static const char *const sql_text[SQL__MAX] = {
 	[SQL_REPLY_CLAIM] =
 		"INSERT INTO replies (message_id, game, seat, outcome, created)"
 		" VALUES (?1, ?2, ?3, ?4, ?5)"
-		" ON CONFLICT (message_id) DO NOTHING",
+		" ON CONFLICT (message_id, game, seat) DO NOTHING",
 	[SQL_TAKEBACK_LAST] =
 		"SELECT seq, seat, line, created, made_by FROM actions"
 		" WHERE game = ?1 ORDER BY seq DESC LIMIT 1",
@@ -349,6 +351,16 @@ static const char *const sql_text[SQL__MAX] = {
 		"UPDATE outbox SET next_attempt = ?2"
 		" WHERE game = ?1 AND kind = 'over' AND sent IS NULL"
 		" AND dropped IS NULL AND attempts = 0 AND next_attempt > ?2",
+	/* store_limits.c: one budget for every email to an address, and
+	 * a seat's own "no email"; store_outbox.c: a Subject of ours */
+	[SQL_MAIL_BUDGET_COUNT] =
+		"SELECT count(*) FROM outbox WHERE address = ?1"
+		" AND created > ?2 AND dropped IS NULL",
+	[SQL_MAIL_SEAT_NOTIFY] =
+		"SELECT notify FROM seats WHERE game = ?1 AND seat = ?2",
+	[SQL_MAILED_SUBJECT] =
+		"SELECT EXISTS (SELECT 1 FROM outbox WHERE address = ?1"
+		" AND game = ?2 AND seat = ?3 AND subject = ?4)",
 };
 
 store_rc store_fail(store_error *err, store_rc rc, const char *fmt, ...)

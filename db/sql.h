@@ -122,6 +122,10 @@ enum sql_stmt {
 	/* store_review.c: game-over emails wait for the review */
 	SQL_OVER_HOLD,
 	SQL_OVER_RELEASE,
+	/* store_limits.c, store_outbox.c: the mail budget, "no email" */
+	SQL_MAIL_BUDGET_COUNT,
+	SQL_MAIL_SEAT_NOTIFY,
+	SQL_MAILED_SUBJECT,
 	SQL__MAX
 };
 
@@ -233,6 +237,12 @@ void sql_limited_why(store_error *err, const char *fmt, ...)
 store_rc sql_seat_mail_allowed(store *s, const store_mail *m,
                                store_error *err);
 
+/* Why m (to the address whose key is key, for a seat of game id or
+ * none) must not go: its seat asked for no email, or the address had
+ * its budget of emails for the hour or the day; NULL if it may go.  why
+ * (cap bytes) holds the words (store_limits.c). */
+const char *sql_mail_held(store *s, const char *id, const store_mail *m,
+                          const char *key, char *why, size_t cap);
 /* Stores one record line of game id, chosen by made_by ("" a person;
  * store_games.c). */
 store_rc sql_insert_line(store *s, const char *id, int seq, int seat,

@@ -276,12 +276,16 @@ store_rc store_sweep_begin(store *s, const char *id, int expected_seq,
 
 /* Queues one email outside any move (e.g. the links of a new game).
  * Every email of the store goes through here: one to an address on the
- * block list (store_block_add) is not queued, and that is STORE_OK. */
+ * block list (store_block_add) is not queued, and that is STORE_OK; one
+ * to a seat that asked for no email, or over its address's budget
+ * (store_limits: mails_per_hour, mails_per_day), is kept in the outbox
+ * as dropped, saying why, and that is STORE_OK too. */
 /*
  * A reply to one of our emails (play by reply, mail/inbound_act.c): what
  * it does, done in one transaction with its Message-ID, so the same
- * email delivered twice does it once (STORE_DUPLICATE the second time,
- * nothing done).  In order: each say line goes to the table talk as the
+ * email delivered twice for the same game and seat does it once
+ * (STORE_DUPLICATE the second time, nothing done; an id longer than
+ * STORE_MESSAGE_ID_MAX is refused, never cut).  In order: each say line goes to the table talk as the
  * seat's (lines over the table's rate limit are dropped and not
  * counted in *said); then the move (as store_append, the game at
  * expected_seq, with mail_fn's emails) or the look (as
@@ -303,17 +307,24 @@ typedef struct store_reply {
 	store_mail_fn mail_fn;         /* the move's emails (may be NULL) */
 	void *mail_ctx;
 	const store_mail *answer;      /* queued last, or NULL */
-	int *answer_held;              /* set to 1 if the reply did nothing
-	                                * and the answer's address had
-	                                * STORE_ANSWERS_PER_DAY such answers
-	                                * today: it is not queued (may be
-	                                * NULL) */
+	int *answer_held;              /* set to 1 if the reply made no
+	                                * move or look and the answer's
+	                                * address had STORE_ANSWERS_PER_DAY
+	                                * such answers today: it is not
+	                                * queued (may be NULL) */
 } store_reply;
 store_rc store_take_reply(store *s, const store_reply *r, int *said,
                           store_error *err);
 
 store_rc store_queue_mail(store *s, const char *id, const store_mail *m,
                           store_error *err);
+
+/* 1 if the outbox holds an email with exactly this Subject to seat of
+ * game id at address to (any spelling of it): a Subject of ours, which
+ * an answer may take up; 0 otherwise, and on any error
+ * (store_outbox.c). */
+int store_mailed_subject(store *s, const char *id, int seat, const char *to,
+                         const char *subject);
 
 /* Notes that seat looked at game id now (store_seat.last_seen). */
 store_rc store_touch(store *s, const char *id, int seat, store_error *err);
@@ -644,6 +655,10 @@ typedef struct store_limits {
 	int games_per_hour;       /* games one client may make in an hour */
 	int seat_mails_per_day;   /* "your seat" emails one address (key)
 	                           * may be sent in a day, server-wide */
+	/* every email to one address (key), of any kind: over these, an
+	 * email is kept in the outbox but dropped, with why */
+	int mails_per_hour;
+	int mails_per_day;
 } store_limits;
 
 enum {
@@ -651,8 +666,9 @@ enum {
 	STORE_LIMIT_DAY = 86400,
 	STORE_BAD_CODES_PER_HOUR = 10,  /* wrong invitation codes a client
 	                                 * may send in an hour */
-	STORE_ANSWERS_PER_DAY = 40      /* answers to replies that did
-	                                 * nothing, to one address in a day */
+	STORE_ANSWERS_PER_DAY = 40      /* answers to replies that made no
+	                                 * move or look (talk, thanks, loops)
+	                                 * to one address in a day */
 };
 
 typedef enum store_limit_kind {

@@ -597,6 +597,12 @@ store_rc sql_queue_mail_at(store *s, const char *id, const store_mail *m,
 		return brc;     /* that address asked for no email from us */
 	if ((brc = sql_seat_mail_allowed(s, m, err)))
 		return brc;
+	/* one held back (the seat wants none, the address had its budget)
+	 * is kept all the same, dropped, saying why */
+	char key[STORE_EMAIL_MAX + 1], why[160];
+	if (store_address_key(m->to, key, sizeof key))
+		snprintf(key, sizeof key, "%s", m->to);
+	const char *held = sql_mail_held(s, id, m, key, why, sizeof why);
 	sqlite3_stmt *st = sql_get(s, SQL_OUTBOX_INSERT);
 	sql_bind_text(st, 1, id, -1);
 	sqlite3_bind_int(st, 2, m->seat);
@@ -608,6 +614,13 @@ store_rc sql_queue_mail_at(store *s, const char *id, const store_mail *m,
 	sql_bind_text(st, 8, m->reply_to, -1);
 	sqlite3_bind_int64(st, 9, delay > 0 ? delay : 0);
 	sqlite3_bind_int(st, 10, move_seq);
+	sql_bind_text(st, 11, key, -1);
+	if (held) {
+		sqlite3_bind_int64(st, 12, store_now());
+		sql_bind_text(st, 13, held, -1);
+	} else {
+		sql_bind_text(st, 13, "", -1);
+	}
 	int rc = sql_run(s, SQL_OUTBOX_INSERT);
 	return rc == SQLITE_DONE ? STORE_OK
 	                         : store_sqlite_fail(s, rc, "queueing an email", err);

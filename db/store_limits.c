@@ -4,7 +4,8 @@
  * that did nothing) in sliding windows, so the web program and the
  * inbound mail can refuse the next one (with a time to try again).
  * Events live in limit_events; those older than a day count for nothing
- * and are pruned as new ones arrive.
+ * and are pruned as new ones arrive.  The budget of emails to one
+ * address counts the outbox itself (every email is a row there).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -164,4 +165,71 @@ store_rc sql_seat_mail_allowed(store *s, const store_mail *m,
 		            "most this server sends to one address.", m->to,
 		            s->limits.seat_mails_per_day);
 	return rc;
+}
+
+/* 1 if seat of game id asked for no email (the unsubscribe link, or
+ * "none" in its settings). */
+static int seat_wants_none(store *s, const char *id, int seat)
+{
+	sqlite3_stmt *st;
+	int none = 0;
+
+	if (!id || !id[0] || seat < 1)
+		return 0;
+	st = sql_get(s, SQL_MAIL_SEAT_NOTIFY);
+	sql_bind_text(st, 1, id, -1);
+	sqlite3_bind_int(st, 2, seat);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const char *n = (const char *)sqlite3_column_text(st, 0);
+		none = n && strcmp(n, store_notify_name(STORE_NOTIFY_NONE)) == 0;
+	}
+	sqlite3_reset(st);
+	return none;
+}
+
+/* The emails to key that went or will go in the window before now; -1
+ * on error (then the email is held: a budget that cannot be read is
+ * not spent). */
+static int64_t mailed_since(store *s, const char *key, int64_t since)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_MAIL_BUDGET_COUNT);
+	int64_t n = -1;
+
+	sql_bind_text(st, 1, key, -1);
+	sqlite3_bind_int64(st, 2, since);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return n;
+}
+
+/* Every email counts, whatever its kind or cause: an answer, a turn, a
+ * reminder to one address are one budget, so no path (replies written
+ * in a seat's name, games made for a stranger) can have the server
+ * write to an address more than the budget allows. */
+const char *sql_mail_held(store *s, const char *id, const store_mail *m,
+                          const char *key, char *why, size_t cap)
+{
+	static const struct { int64_t window; const char *per; } span[] = {
+		{ STORE_LIMIT_HOUR, "an hour" }, { STORE_LIMIT_DAY, "a day" },
+	};
+	const int max[] = { s->limits.mails_per_hour, s->limits.mails_per_day };
+	int64_t now = store_now();
+
+	if (seat_wants_none(s, id, m->seat)) {
+		snprintf(why, cap, "the seat asked for no email");
+		return why;
+	}
+	for (int i = 0; i < 2; i++) {
+		if (max[i] <= 0)
+			continue;
+		int64_t n = mailed_since(s, key, now - span[i].window);
+		if (n >= 0 && n < max[i])
+			continue;
+		snprintf(why, cap, "over the address's budget: %d emails %s is "
+		         "the most this server sends to one address", max[i],
+		         span[i].per);
+		return why;
+	}
+	return NULL;
 }

@@ -177,3 +177,23 @@ store_rc store_outbox_drop(store *s, int64_t id, store_error *err)
 	sqlite3_bind_int64(st, 2, store_now());
 	return update_one(s, SQL_OUTBOX_DROP, id, "dropping an email", err);
 }
+
+int store_mailed_subject(store *s, const char *id, int seat, const char *to,
+                         const char *subject)
+{
+	char key[STORE_EMAIL_MAX + 1];
+	sqlite3_stmt *st;
+	int yes = 0;
+
+	if (!subject[0] || store_address_key(to, key, sizeof key))
+		return 0;
+	st = sql_get(s, SQL_MAILED_SUBJECT);
+	sql_bind_text(st, 1, key, -1);
+	sql_bind_text(st, 2, id, -1);
+	sqlite3_bind_int(st, 3, seat);
+	sql_bind_text(st, 4, subject, -1);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		yes = sqlite3_column_int(st, 0) == 1;
+	sqlite3_reset(st);
+	return yes;
+}

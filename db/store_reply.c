@@ -3,12 +3,16 @@
  * Message-ID is recorded in the transaction of what it does (table
  * talk, a move or a look, the answer), so an MTA that delivers it again
  * after a crash, or a person who sends it twice, changes nothing more.
+ * It is recorded for the game and seat it acts for: anyone may write
+ * any Message-ID, and one sent first for another seat or game must not
+ * make this seat's reply look handled.
  */
 #include <string.h>
 
 #include "sql.h"
 
-/* Records the Message-ID; STORE_DUPLICATE if it was there already. */
+/* Records the Message-ID for the reply's game and seat;
+ * STORE_DUPLICATE if it was there already for them. */
 static store_rc claim(store *s, const store_reply *r, store_error *err)
 {
 	sqlite3_stmt *st = sql_get(s, SQL_REPLY_CLAIM);
@@ -46,20 +50,20 @@ static store_rc talk(store *s, const store_reply *r, int *said,
 	return STORE_OK;
 }
 
-/* Queues the answer.  A reply that did something (a move, a look, a
- * line of talk) is always answered: the game bounds how many there are.
- * One that did nothing is answered while its address has had fewer than
- * STORE_ANSWERS_PER_DAY such answers today: a mail program that answers
+/* Queues the answer.  A reply that made a move or a look is always
+ * answered: the game bounds how many there are.  Any other (table talk,
+ * thanks, a loop) is answered while its address has had fewer than
+ * STORE_ANSWERS_PER_DAY such answers today: talk is bounded only by its
+ * rate (thousands of lines a day), and a mail program that answers
  * every answer, unmarked, would otherwise have us write to it without
- * end. */
-static store_rc answer(store *s, const store_reply *r, int said,
-                       store_error *err)
+ * end.  Every answer counts toward its address's budget as well. */
+static store_rc answer(store *s, const store_reply *r, store_error *err)
 {
 	char key[STORE_EMAIL_MAX + 1];
 	store_error e;
 	store_rc rc;
 
-	if (r->move || r->look != BT_NO_CARD || said > 0)
+	if (r->move || r->look != BT_NO_CARD)
 		return store_queue_mail(s, r->game, r->answer, err);
 	if (store_address_key(r->answer->to, key, sizeof key))
 		return store_fail(err, STORE_INVALID, "'%.60s' is not an "
@@ -95,7 +99,7 @@ static store_rc reply_locked(store *s, const store_reply *r, int *said,
 		rc = sql_sweep_locked(s, r->game, r->expected_seq, r->seat,
 		                      r->look, err);
 	if (rc == STORE_OK && r->answer)
-		rc = answer(s, r, *said, err);
+		rc = answer(s, r, err);
 	return rc;
 }
 

@@ -34,24 +34,37 @@ static void put(inbound_job *j, const char *fmt, ...)
 	utf8_cut_valid(body);
 }
 
-/* Starts the answer: to the seat's address, "Re: " the reply's subject. */
+/* The answer's Subject: "Re: " and one of ours.  The reply's own is
+ * taken up (keeping the thread) only if, without its "Re:"s, it is one
+ * we sent that seat: anyone who has a seat's token could otherwise have
+ * us mail its address words of their choosing. */
+static void answer_subject(inbound_job *j, store_mail *m)
+{
+	const char *s = j->msg.subject;
+
+	for (int i = 0; i < 8 && strncasecmp(s, "re:", 3) == 0; i++) {
+		s += 3;
+		while (*s == ' ' || *s == '\t')
+			s++;
+	}
+	if (store_mailed_subject(j->c->st, j->g.id, j->tok.seat, m->to, s))
+		snprintf(m->subject, sizeof m->subject, "Re: %.190s", s);
+	else
+		snprintf(m->subject, sizeof m->subject, "Re: Buffer Time");
+	utf8_cut_valid(m->subject);
+}
+
+/* Starts the answer: to the seat's address, "Re: " one of our
+ * Subjects. */
 static void begin(inbound_job *j)
 {
 	store_mail *m = &j->answer;
-	const char *subject = j->msg.subject[0] ? j->msg.subject
-	                                        : "Buffer Time";
-	int re = strncasecmp(subject, "re:", 3) == 0;
 
 	memset(m, 0, sizeof *m);
 	m->seat = j->tok.seat;
 	snprintf(m->kind, sizeof m->kind, "answer");
 	snprintf(m->to, sizeof m->to, "%s", j->g.seats[j->tok.seat - 1].email);
-	snprintf(m->subject, sizeof m->subject, "%s%.190s", re ? "" : "Re: ",
-	         subject);
-	utf8_cut_valid(m->subject);
-	for (char *p = m->subject; *p; p++)
-		if ((unsigned char)*p < 0x20)
-			*p = ' ';
+	answer_subject(j, m);
 }
 
 static void put_link(inbound_job *j)

@@ -223,6 +223,22 @@ static void copy_id(char *dst, const char *value)
 	g_free(id);
 }
 
+/* The Message-ID whole, or "" if it does not fit: one cut short could
+ * be another email's (the reply is then known by its bytes). */
+static void copy_whole_id(char *dst, const char *value)
+{
+	char *id = g_mime_utils_decode_message_id(value);
+	char whole[4 * INBOUND_ID_MAX];   /* as UTF-8, 3 bytes a byte at most */
+
+	dst[0] = '\0';
+	if (id && strlen(id) < INBOUND_ID_MAX) {
+		copy_line(whole, sizeof whole, id);
+		if (strlen(whole) < INBOUND_ID_MAX)
+			memcpy(dst, whole, strlen(whole) + 1);
+	}
+	g_free(id);
+}
+
 static void parse_refs(inbound_msg *m, const char *value)
 {
 	GMimeReferences *refs = g_mime_references_parse(NULL, value);
@@ -337,7 +353,7 @@ static void read_header(inbound_msg *m, GMimeHeader *h, int seen[3])
 	    strcasecmp(name, "X-Original-To") == 0)
 		parse_rcpts(m, raw ? raw : value);
 	else if (strcasecmp(name, "Message-ID") == 0 && !seen[0]++)
-		copy_id(m->message_id, raw ? raw : value);
+		copy_whole_id(m->message_id, raw ? raw : value);
 	else if (strcasecmp(name, "In-Reply-To") == 0 && !seen[1]++)
 		copy_id(m->in_reply_to, raw ? raw : value);
 	else if (strcasecmp(name, "References") == 0 && m->n_refs == 0)

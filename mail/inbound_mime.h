@@ -47,7 +47,8 @@ typedef struct {
 	char rcpt[INBOUND_RCPT_MAX][INBOUND_ADDR_MAX]; /* To, Cc, Delivered-To,
 	                                       X-Original-To, in header order */
 	int n_rcpt;
-	char message_id[INBOUND_ID_MAX];
+	char message_id[INBOUND_ID_MAX];    /* "" if none, or too long to
+	                                     * keep whole */
 	char in_reply_to[INBOUND_ID_MAX];
 	char refs[INBOUND_REFS_MAX][INBOUND_ID_MAX]; /* oldest first */
 	int n_refs;

@@ -116,6 +116,15 @@ tests_check_inbound_act_CFLAGS = $(STORE_TEST_CFLAGS) $(WORDS_CFLAGS) \
 tests_check_inbound_act_LDADD = $(INBOUND_LIBS) $(MAIL_LIBS) $(CHECK_LIBS)
 UNIT_TESTS += tests/check_inbound_act
 
+# What one address can be mailed: one budget for every email, talk's
+# answers capped, "no email" honoured, answers' Subjects ours.
+tests_check_mail_budget_SOURCES = tests/check_mail_budget.c \
+	tests/fixture.c tests/fixture.h
+tests_check_mail_budget_CFLAGS = $(STORE_TEST_CFLAGS) $(WORDS_CFLAGS) \
+	-I$(top_srcdir)/mail
+tests_check_mail_budget_LDADD = $(INBOUND_LIBS) $(MAIL_LIBS) $(CHECK_LIBS)
+UNIT_TESTS += tests/check_mail_budget
+
 # Replies under SIGKILL and MTA retries: none lost, none done twice.
 check_PROGRAMS += tests/replydrive
 tests_replydrive_SOURCES = tests/replydrive.c
@@ -123,6 +132,11 @@ tests_replydrive_CFLAGS = $(STORE_TEST_CFLAGS) $(WORDS_CFLAGS) \
 	-I$(top_srcdir)/bots
 tests_replydrive_LDADD = bots/libbots.a $(WORDS_LIBS) $(LIBM)
 dist_check_SCRIPTS += tests/inboundkill.sh
+
+# What replies in a seat's name make the real `buffertime inbound` mail
+# that address: talk's answers capped, the settings' budget, "no email".
+dist_check_SCRIPTS += tests/answers.sh
+TESTS += tests/answers.sh
 
 # A whole game played only by replies through a real MTA: Debian's
 # Postfix on loopback, its pipe transport to `buffertime inbound`, swaks.

@@ -33,6 +33,8 @@ START_TEST(test_config_safe_defaults)
 	ck_assert_str_eq(c.invite_code, "");
 	ck_assert_int_eq(c.games_per_hour, 10);
 	ck_assert_int_eq(c.seat_mails_per_day, 3);
+	ck_assert_int_eq(c.address_mails_per_hour, 200);
+	ck_assert_int_eq(c.address_mails_per_day, 1000);
 }
 END_TEST
 
@@ -89,6 +91,11 @@ START_TEST(test_config_limits)
 	ck_assert_int_eq(try_set("seat_mails_per_day", "lots", &c, why,
 	                         sizeof why), -1);
 	ck_assert_int_eq(try_set("games_per_hour", "100001", &c, why,
+	                         sizeof why), -1);
+	ck_assert_int_eq(try_set("address_mails_per_hour", "0", &c, why,
+	                         sizeof why), 0);
+	ck_assert_int_eq(c.address_mails_per_hour, 0);
+	ck_assert_int_eq(try_set("address_mails_per_day", "-5", &c, why,
 	                         sizeof why), -1);
 }
 END_TEST

@@ -588,6 +588,87 @@ START_TEST(test_answers_keep_the_thread)
 }
 END_TEST
 
+/* The token of seat's reply address in game id at seq. */
+static void token_in(const char *id, int seat, int seq,
+                     char out[REPLY_TOKEN_SIZE])
+{
+	static store_game g;
+	store_error err;
+
+	ck_assert_msg(store_load(st, id, &g, &err) == STORE_OK, "%s",
+	              err.why);
+	reply_token t = { .seat = seat, .seq16 = (unsigned)seq & 0xffff,
+	                  .gen16 = (unsigned)g.seats[seat - 1].token_gen &
+	                           0xffff,
+	                  .expires_day = T0 / 86400 + 30 };
+
+	snprintf(t.game_id, sizeof t.game_id, "%s", id);
+	ck_assert_int_eq(reply_token_make(&keys, &t, out), TOKEN_OK);
+}
+
+/* A reply is one email for one seat of one game: a Message-ID another
+ * seat or another game used first silences nothing, and the same email
+ * delivered again for the same seat is still handled once. */
+START_TEST(test_a_message_id_is_kept_per_game_and_seat)
+{
+	store_new_game ng = { .players = 3, .first = 1, .seed = "43" };
+	char tok[REPLY_TOKEN_SIZE], other[STORE_ID_LEN + 1];
+	store_error err;
+	int seq = load()->seq;
+
+	for (int s = 0; s < 3; s++)
+		ng.emails[s] = emails[s];
+	ck_assert_msg(store_create(st, &ng, other, &err) == STORE_OK, "%s",
+	              err.why);
+	/* Ben, a token holder of this game, sends Ann's Message-ID first */
+	token_for(2, seq, tok);
+	ck_assert_int_eq(deliver(emails[1], tok, "same@x", "", "say: hi"), 0);
+	/* Ann, in the other game, used it too */
+	token_in(other, 1, 0, tok);
+	ck_assert_int_eq(deliver(emails[0], tok, "same@x", "", "say: hi"), 0);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM chat"), 2);
+	/* Ann's real move with it is made */
+	token_for(1, seq, tok);
+	ck_assert_int_eq(deliver(emails[0], tok, "same@x", "", "1"), 0);
+	ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
+	/* and delivered again, it is handled before */
+	long long before = answers();
+	ck_assert_int_eq(deliver(emails[0], tok, "same@x", "", "1"), 0);
+	ck_assert_msg(strstr(log_line, "handled before") != NULL, "%s",
+	              log_line);
+	ck_assert_int_eq(load()->seq, seq + 1);
+	ck_assert_int_eq(answers(), before);
+}
+END_TEST
+
+/* Two long Message-IDs that share their first 255 bytes are two
+ * emails: neither is cut into the other. */
+START_TEST(test_long_message_ids_do_not_collide)
+{
+	char tok[REPLY_TOKEN_SIZE], a[320], b[320];
+	int seq = load()->seq;
+
+	memset(a, 'a', 300);
+	memcpy(a + 300, "1@x", 4);
+	memcpy(b, a, sizeof b);
+	b[300] = '2';
+	token_for(1, seq, tok);
+	ck_assert_int_eq(deliver(emails[0], tok, a, "", "say: first"), 0);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM chat"), 1);
+	ck_assert_int_eq(deliver(emails[0], tok, b, "", "1"), 0);
+	ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
+	/* each again: handled before */
+	ck_assert_int_eq(deliver(emails[0], tok, b, "", "1"), 0);
+	ck_assert_msg(strstr(log_line, "handled before") != NULL, "%s",
+	              log_line);
+	ck_assert_int_eq(deliver(emails[0], tok, a, "", "say: first"), 0);
+	ck_assert_msg(strstr(log_line, "handled before") != NULL, "%s",
+	              log_line);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM chat"), 1);
+	ck_assert_int_eq(load()->seq, seq + 1);
+}
+END_TEST
+
 static Suite *inbound_act_suite(void)
 {
 	Suite *s = suite_create("inbound_act");
@@ -609,6 +690,8 @@ static Suite *inbound_act_suite(void)
 	tcase_add_test(tc, test_scale_back_answer_says_your_hand);
 	tcase_add_test(tc, test_answers_to_an_address_are_capped);
 	tcase_add_test(tc, test_answers_keep_the_thread);
+	tcase_add_test(tc, test_a_message_id_is_kept_per_game_and_seat);
+	tcase_add_test(tc, test_long_message_ids_do_not_collide);
 	suite_add_tcase(s, tc);
 	return s;
 }
