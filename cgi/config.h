@@ -21,6 +21,9 @@
  *	invite_code = SECRET               (what create = code asks for)
  *	games_per_hour = 10                (per client address; 0: no limit)
  *	seat_mails_per_day = 3             (per recipient; 0: no limit)
+ *	talk_per_game = 2000               (lines of table talk a game may
+ *	                                   have, 1..100000: web, replies
+ *	                                   and bots alike)
  *	bot_rollouts = 4000                (games a bot plays out to choose
  *	                                   one move: the worker's)
  *	review_rollouts = 2000             (games played out per move of a
@@ -85,6 +88,7 @@ typedef struct conf {
 	char invite_code[CONF_CODE_MAX + 1];  /* "" unless set */
 	int games_per_hour;                /* per client; 0: no limit */
 	int seat_mails_per_day;            /* per recipient; 0: no limit */
+	int talk_per_game;                 /* store_set_talk_cap */
 	int bot_rollouts;                  /* per bot move */
 	int review_rollouts;               /* per move of a review */
 	char reply_address[CONF_URL_MAX + 1];  /* "" unless moves by reply */

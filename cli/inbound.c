@@ -173,6 +173,7 @@ int cmd_inbound(int argc, char **argv)
 		store_close(s);
 		return broken("database: ", e.why);
 	}
+	store_set_talk_cap(s, c.talk_per_game);
 	rc = act_on(&c, s, &k, raw, len);
 	store_close(s);
 	token_keys_wipe(&k);

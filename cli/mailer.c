@@ -323,6 +323,7 @@ int cmd_mailer(int argc, char **argv)
 		token_keys_wipe(&k);
 		return 1;
 	}
+	store_set_talk_cap(s, c.talk_per_game);    /* the bots' talk */
 	rc = run(&c, s, &k, once);
 	store_close(s);
 	token_keys_wipe(&k);
