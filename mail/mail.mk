@@ -73,6 +73,8 @@ bench_fake_sendmail_LDFLAGS =
 dist_check_SCRIPTS += tests/mailer.sh tests/mta.sh tests/mailkill.sh
 TESTS += tests/mailer.sh tests/mta.sh
 EXTRA_DIST += tests/fake-sendmail bench/mailer.sh bench/inbound.sh
+# What table talk costs a move and a feed (issue 24).
+EXTRA_DIST += bench/talk.sh
 # bench/inbound.sh times each run of the tool with this
 check_PROGRAMS += bench/spawn_time
 bench_spawn_time_SOURCES = bench/spawn_time.c
