@@ -15,6 +15,7 @@
  */
 #include <stdio.h>
 
+#include "store_talk.h"
 #include "talk.h"
 #include "web.h"
 

@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "inbound_act.h"
 #include "inbound_mime.h"
+#include "store_talk.h"
 #include "token.h"
 
 static const char usage[] =

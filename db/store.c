@@ -9,6 +9,7 @@
 
 #include "record.h"
 #include "sql.h"
+#include "store_talk.h"
 
 static const char *const rc_names[] = {
 	[STORE_OK] = "ok",

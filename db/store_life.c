@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sql.h"
+#include "store_talk.h"
 
 enum {
 	DUE_BATCH = 256      /* games or seats one queueing pass looks at */

@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "store.h"
+#include "store_talk.h"
 
 enum {
 	COMPOSE_TALK_KEPT = 12,      /* newest messages an email may tell */

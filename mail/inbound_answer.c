@@ -10,6 +10,7 @@
 #include "compose_menu.h"
 #include "describe.h"
 #include "inbound_answer.h"
+#include "store_talk.h"
 #include "utf8.h"
 
 static void put(inbound_job *j, const char *fmt, ...)

@@ -23,6 +23,7 @@
 #include "fixture.h"
 #include "sql.h"
 #include "store.h"
+#include "store_talk.h"
 #include "token.h"
 
 enum {
