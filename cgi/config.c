@@ -63,6 +63,8 @@ static const struct {
 	  offsetof(conf, address_mails_per_hour), 0, 0, CONF_LIMIT_MAX },
 	{ "address_mails_per_day", CONF_INT,
 	  offsetof(conf, address_mails_per_day), 0, 0, CONF_LIMIT_MAX },
+	{ "talk_per_game", CONF_INT, offsetof(conf, talk_per_game), 0, 1,
+	  CONF_LIMIT_MAX },
 	{ "bot_rollouts", CONF_INT, offsetof(conf, bot_rollouts), 0, 1,
 	  CONF_ROLLOUTS_MAX },
 	{ "review_rollouts", CONF_INT, offsetof(conf, review_rollouts), 0, 1,
@@ -116,6 +118,7 @@ void conf_defaults(conf *c)
 	 * have the server send someone (thousands a day) */
 	c->address_mails_per_hour = 200;
 	c->address_mails_per_day = 1000;
+	c->talk_per_game = 2000;    /* STORE_TALK_PER_GAME */
 	c->bot_rollouts = CONF_ROLLOUTS_DEFAULT;
 	c->review_rollouts = CONF_REVIEW_ROLLOUTS_DEFAULT;
 	/* long enough to see one's misclick, short enough not to be

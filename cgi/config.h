@@ -23,6 +23,9 @@
  *	seat_mails_per_day = 3             (per recipient; 0: no limit)
  *	address_mails_per_hour = 200       (every email to one address, of
  *	address_mails_per_day = 1000       any kind; 0: no limit)
+ *	talk_per_game = 2000               (lines of table talk a game may
+ *	                                   have, 1..100000: web, replies
+ *	                                   and bots alike)
  *	bot_rollouts = 4000                (games a bot plays out to choose
  *	                                   one move: the worker's)
  *	review_rollouts = 2000             (games played out per move of a
@@ -94,6 +97,7 @@ typedef struct conf {
 	int seat_mails_per_day;            /* per recipient; 0: no limit */
 	int address_mails_per_hour;        /* every email to one address */
 	int address_mails_per_day;         /* ...; 0: no limit */
+	int talk_per_game;                 /* store_set_talk_cap */
 	int bot_rollouts;                  /* per bot move */
 	int review_rollouts;               /* per move of a review */
 	char reply_address[CONF_URL_MAX + 1];  /* "" unless moves by reply */

@@ -26,6 +26,7 @@
 #include <fcgiapp.h>
 #include <sodium.h>
 
+#include "store_talk.h"
 #include "web.h"
 
 static const char usage[] =
@@ -283,6 +284,7 @@ static int worker(const conf *c, tmpl *const *t, const token_keys *k, int fd)
 		.mails_per_day = c->address_mails_per_day });
 	store_set_holds(W.st, &(store_holds){
 		.mail_grace = c->take_back_grace, .bot_wait = c->bot_wait });
+	store_set_talk_cap(W.st, c->talk_per_game);
 	if (FCGX_InitRequest(&fr, fd, 0) != 0)
 		return 1;
 	while (FCGX_Accept_r(&fr) >= 0) {

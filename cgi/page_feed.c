@@ -175,7 +175,9 @@ static int newest_first(const void *pa, const void *pb)
 	return a->seq > b->seq ? -1 : a->seq < b->seq;
 }
 
-/* Everything that happened, newest first, FEED_ENTRIES at most. */
+/* Everything that happened, newest first, FEED_ENTRIES at most: the
+ * game's moves (a bounded number) and a window of its newest talk, not
+ * all of it (a talkative game has thousands of lines). */
 static web_err collect(feed_ctx *c)
 {
 	store_error err;
@@ -183,8 +185,8 @@ static web_err collect(feed_ctx *c)
 
 	if (store_walk(c->w->st, &c->w->game, -1, on_action, c, NULL, &err) !=
 	        STORE_OK ||
-	    store_chat_list(c->w->st, c->w->game.id, -1, on_chat, c, &err) !=
-	        STORE_OK)
+	    store_chat_latest(c->w->st, c->w->game.id, FEED_ENTRIES, on_chat, c,
+	                      &err) != STORE_OK)
 		return web_store_err(c->w, __func__, &err);
 	c->n = 0;
 	for (int r = 0; r < 2; r++) {

@@ -9,10 +9,13 @@
  * wrong.  The form's seq field is not needed: the store notes the
  * message's place in the history itself.  Then a 303 back to the table's
  * talk panel; a seat over the store's rate (STORE_CHAT_BURST messages in
- * STORE_CHAT_WINDOW seconds) gets the table with a "slow down" notice.
+ * STORE_CHAT_WINDOW seconds) gets the table with a "slow down" notice,
+ * and one in a game that has had all its talk (store_set_talk_cap) a
+ * notice that says so.
  */
 #include <stdio.h>
 
+#include "store_talk.h"
 #include "talk.h"
 #include "web.h"
 
@@ -54,7 +57,7 @@ web_err page_say(web *w)
 	store_error err;
 	store_rc rc;
 	web_err e;
-	int seat;
+	int seat, left = 1;
 
 	/* guard */
 	if ((e = seat_form_guard(w, "#talk", &seat)))
@@ -64,9 +67,13 @@ web_err page_say(web *w)
 		return e;
 	/* do it */
 	rc = store_chat_add(w->st, w->game.id, seat, text, &err);
+	if (rc == STORE_LIMITED &&
+	    store_chat_left(w->st, w->game.id, &left, &err) != STORE_OK)
+		return web_store_err(w, __func__, &err);
 	if (rc == STORE_OK || rc == STORE_LIMITED) {
 		snprintf(to, sizeof to, "g/%s%s#talk", w->game.id,
-		         rc == STORE_LIMITED ? "?m=slow" : "");
+		         rc == STORE_OK ? "" : left == 0 ? "?m=full"
+		         : "?m=slow");
 		return resp_redirect(w, to);
 	}
 	if (rc == STORE_INVALID)

@@ -7,7 +7,7 @@
  * Query: at=N, the table as it was after move N (0..the moves so far),
  * read-only, from this seat's point of view (the history page links
  * there); m=stale | illegal | nudged | nudge_again | nudge_none | slow
- * | standin_asked | standin_started,
+ * | full | standin_asked | standin_started,
  * a short notice after a form (page_act, page_nudge and page_say
  * redirect here with it).
  */
@@ -35,6 +35,8 @@ static const struct {
 	  "address for them, or their emails are off.", 1 },
 	{ "slow", "warn", "Slow down: at most 5 messages a minute. Wait a "
 	  "moment, then say it again.", "", 0 },
+	{ "full", "warn", "This game has had all the table talk one game may "
+	  "have, so that message was not added.", "", 0 },
 	{ "taken_back", "", "Your move was taken back: it is your turn "
 	  "again.", "", 0 },
 	{ "stands", "warn", "That move can no longer be taken back: the "

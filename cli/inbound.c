@@ -29,6 +29,7 @@
 #include "inbound_act.h"
 #include "inbound_mime.h"
 #include "inbound_scan.h"
+#include "store_talk.h"
 #include "token.h"
 
 static const char usage[] =
@@ -237,6 +238,7 @@ int cmd_inbound(int argc, char **argv)
 	store_set_limits(s, &(store_limits){
 		.mails_per_hour = c.address_mails_per_hour,
 		.mails_per_day = c.address_mails_per_day });
+	store_set_talk_cap(s, c.talk_per_game);
 	rc = act_on(&c, s, &k, raw, len);
 	store_close(s);
 	token_keys_wipe(&k);

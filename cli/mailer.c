@@ -32,6 +32,7 @@
 #include "courier.h"
 #include "mailer.h"
 #include "message.h"
+#include "store_talk.h"
 #include "token.h"
 
 static const char usage[] =
@@ -328,6 +329,7 @@ int cmd_mailer(int argc, char **argv)
 	store_set_limits(s, &(store_limits){
 		.mails_per_hour = c.address_mails_per_hour,
 		.mails_per_day = c.address_mails_per_day });
+	store_set_talk_cap(s, c.talk_per_game);    /* the bots' talk */
 	rc = run(&c, s, &k, once);
 	store_close(s);
 	token_keys_wipe(&k);

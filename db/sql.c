@@ -85,6 +85,25 @@ static const char *const sql_text[SQL__MAX] = {
 	[SQL_CHAT_LATEST] =
 		"SELECT seq, seat, at_seq, created, text FROM (SELECT * FROM"
 		" chat WHERE game = ?1 ORDER BY seq DESC LIMIT ?2) ORDER BY seq",
+	/* a game's seqs are 0, 1, ... (never deleted): one seek */
+	[SQL_CHAT_SIZE] =
+		"SELECT coalesce(max(seq) + 1, 0) FROM chat WHERE game = ?1",
+	/* the newest ?3 since a place or a time, each read in its index's
+	 * order (migration 0020), then oldest first; counts stop at ?3 */
+	[SQL_CHAT_SINCE_LINE] =
+		"SELECT seq, seat, at_seq, created, text FROM (SELECT * FROM"
+		" chat INDEXED BY chat_by_line WHERE game = ?1 AND at_seq >= ?2"
+		" ORDER BY at_seq DESC, seq DESC LIMIT ?3) ORDER BY seq",
+	[SQL_CHAT_SINCE_TIME] =
+		"SELECT seq, seat, at_seq, created, text FROM (SELECT * FROM"
+		" chat INDEXED BY chat_by_time WHERE game = ?1 AND created >= ?2"
+		" ORDER BY created DESC, seq DESC LIMIT ?3) ORDER BY seq",
+	[SQL_CHAT_COUNT_LINE] =
+		"SELECT count(*) FROM (SELECT 1 FROM chat INDEXED BY"
+		" chat_by_line WHERE game = ?1 AND at_seq >= ?2 LIMIT ?3)",
+	[SQL_CHAT_COUNT_TIME] =
+		"SELECT count(*) FROM (SELECT 1 FROM chat INDEXED BY"
+		" chat_by_time WHERE game = ?1 AND created >= ?2 LIMIT ?3)",
 	[SQL_GAME_STATE] =
 		"SELECT seq, status, turn_seat FROM games WHERE id = ?1",
 	[SQL_SEAT_NUDGED] =

@@ -37,6 +37,11 @@ enum sql_stmt {
 	SQL_CHAT_INSERT,
 	SQL_CHAT_LIST,
 	SQL_CHAT_LATEST,
+	SQL_CHAT_SIZE,
+	SQL_CHAT_SINCE_LINE,
+	SQL_CHAT_SINCE_TIME,
+	SQL_CHAT_COUNT_LINE,
+	SQL_CHAT_COUNT_TIME,
 	SQL_GAME_STATE,
 	SQL_SEAT_NUDGED,
 	SQL_SEAT_NUDGE,
@@ -139,6 +144,7 @@ struct store {
 	int64_t busy_since_ns;      /* when the current wait began */
 	store_limits limits;        /* store_set_limits; all 0: none */
 	store_holds holds;          /* store_set_holds; all 0: none */
+	int talk_per_game;          /* store_set_talk_cap */
 };
 
 /* Fills err (if not NULL) and returns rc. */

@@ -9,6 +9,7 @@
 
 #include "record.h"
 #include "sql.h"
+#include "store_talk.h"
 
 static const char *const rc_names[] = {
 	[STORE_OK] = "ok",
@@ -132,6 +133,7 @@ store_rc store_open(const char *path, store **out, store_error *err)
 	s->replay = malloc(sizeof *s->replay);
 	s->mail = calloc(BT_MAX_PLAYERS + 1, sizeof *s->mail);
 	s->scratch = malloc(sizeof *s->scratch);
+	s->talk_per_game = STORE_TALK_PER_GAME;
 	if (!s->replay || !s->mail || !s->scratch) {
 		store_close(s);
 		return store_fail(err, STORE_ERROR, "out of memory");

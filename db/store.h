@@ -408,7 +408,9 @@ typedef struct store_chat {
 /*
  * Seat of game id says text (1..STORE_CHAT_MAX bytes; the caller checks
  * it is UTF-8 without control characters).  STORE_LIMITED if the seat
- * said STORE_CHAT_BURST messages in the last STORE_CHAT_WINDOW seconds.
+ * said STORE_CHAT_BURST messages in the last STORE_CHAT_WINDOW seconds,
+ * or the game has had its talk (store_set_talk_cap: store_chat_left
+ * tells the two apart).
  * The seat's very words again within STORE_CHAT_REPEAT seconds (a form
  * sent twice) are STORE_OK and not said again (STORE_CHAT_REPEAT is
  * within STORE_CHAT_WINDOW: one query sees both).
@@ -431,7 +433,9 @@ store_rc store_shown_get(store *s, const char *id, unsigned *shown,
                          store_error *err);
 
 /* Calls fn for game id's messages with seq > after_seq (-1: all), in
- * order; fn returns nonzero to stop.  Safe from a store_mail_fn. */
+ * order; fn returns nonzero to stop.  It reads every line after
+ * after_seq: what shows or mails talk reads a window instead
+ * (store_chat_latest, store_chat_since). */
 store_rc store_chat_list(store *s, const char *id, int after_seq,
                          int (*fn)(void *ctx, const store_chat *c),
                          void *ctx, store_error *err);
@@ -441,6 +445,8 @@ store_rc store_chat_list(store *s, const char *id, int after_seq,
 store_rc store_chat_latest(store *s, const char *id, int n,
                            int (*fn)(void *ctx, const store_chat *c),
                            void *ctx, store_error *err);
+
+/* Table talk's bounds (the cap, a window of it): store_talk.h. */
 
 /*
  * Seat of game id asks the seat to move to hurry: queues m (the caller

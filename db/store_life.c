@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sql.h"
+#include "store_talk.h"
 
 enum {
 	DUE_BATCH = 256      /* games or seats one queueing pass looks at */
@@ -139,10 +140,49 @@ store_rc store_walk(store *s, const store_game *g, int upto,
 
 /* ---- table talk --------------------------------------------------------- */
 
+void store_set_talk_cap(store *s, int per_game)
+{
+	s->talk_per_game = per_game >= 1 && per_game <= STORE_TALK_CAP_MAX
+	                   ? per_game : STORE_TALK_PER_GAME;
+}
+
+/* How many lines game id has had (its seqs are 0, 1, ...): -1 on error. */
+static int64_t chat_size(store *s, const char *id)
+{
+	sqlite3_stmt *st = sql_get(s, SQL_CHAT_SIZE);
+	int64_t n = -1;
+
+	sql_bind_text(st, 1, id, -1);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return n;
+}
+
+store_rc store_chat_left(store *s, const char *id, int *left,
+                         store_error *err)
+{
+	int64_t n = chat_size(s, id);
+
+	if (n < 0)
+		return store_sqlite_fail(s, sqlite3_errcode(s->db), "reading "
+		                         "the table talk", err);
+	*left = n >= s->talk_per_game ? 0 : (int)(s->talk_per_game - n);
+	return STORE_OK;
+}
+
 store_rc sql_chat_locked(store *s, const char *id, int seat,
                          const char *text, store_error *err)
 {
 	int64_t now = store_now();
+	int left;
+	store_rc cap = store_chat_left(s, id, &left, err);
+
+	if (cap)
+		return cap;
+	if (left == 0)
+		return store_fail(err, STORE_LIMITED, "this game has had its %d "
+		                  "lines of table talk", s->talk_per_game);
 	sqlite3_stmt *st = sql_get(s, SQL_CHAT_RECENT);
 
 	sql_bind_text(st, 1, id, -1);
@@ -239,6 +279,46 @@ store_rc store_chat_latest(store *s, const char *id, int n,
 
 	sql_bind_text(st, 1, id, -1);
 	sqlite3_bind_int(st, 2, n);
+	return each_chat(s, st, fn, ctx, err);
+}
+
+/* The number of messages of game id since from, up to
+ * STORE_CHAT_COUNT_MAX (a bounded walk of the index): -1 on error. */
+static int chat_count(store *s, const char *id, store_chat_from by,
+                      int64_t from)
+{
+	sqlite3_stmt *st = sql_get(s, by == STORE_CHAT_FROM_TIME
+	                              ? SQL_CHAT_COUNT_TIME
+	                              : SQL_CHAT_COUNT_LINE);
+	int n = -1;
+
+	sql_bind_text(st, 1, id, -1);
+	sqlite3_bind_int64(st, 2, from);
+	sqlite3_bind_int(st, 3, STORE_CHAT_COUNT_MAX);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_reset(st);
+	return n;
+}
+
+store_rc store_chat_since(store *s, const char *id, store_chat_from by,
+                          int64_t from, int n,
+                          int (*fn)(void *ctx, const store_chat *c),
+                          void *ctx, int *matching, store_error *err)
+{
+	sqlite3_stmt *st;
+
+	if (matching) {
+		*matching = chat_count(s, id, by, from);
+		if (*matching < 0)
+			return store_sqlite_fail(s, sqlite3_errcode(s->db),
+			                         "counting the table talk", err);
+	}
+	st = sql_get(s, by == STORE_CHAT_FROM_TIME ? SQL_CHAT_SINCE_TIME
+	                                           : SQL_CHAT_SINCE_LINE);
+	sql_bind_text(st, 1, id, -1);
+	sqlite3_bind_int64(st, 2, from);
+	sqlite3_bind_int(st, 3, n > 0 ? n : 0);
 	return each_chat(s, st, fn, ctx, err);
 }
 

@@ -5,9 +5,9 @@
  * Moves are told with describe_action() from the reader's seat, so what
  * R10 hides from a seat (a Sensor Sweep's order, a Hand Off's card) never
  * reaches its mail.  Bodies are bounded by store_mail.body: the moves and
- * the table talk keep their newest lines within a budget and say how many
- * earlier ones were left out, so that composing never fails for length
- * (a failure would abort the move it is about).
+ * the table talk (compose_talk.c) keep their newest lines within a budget
+ * and say how many earlier ones were left out, so that composing never
+ * fails for length (a failure would abort the move it is about).
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -18,6 +18,7 @@
 #include "compose.h"
 #include "compose_menu.h"
 #include "compose_table.h"
+#include "compose_talk.h"
 #include "describe.h"
 #include "names.h"
 #include "utf8.h"
@@ -28,8 +29,6 @@ enum {
 	CREW_MAX = 256,        /* ... and "and 5 more" */
 	MOVES_KEPT = 32,       /* newest moves a mail may tell ... */
 	MOVES_BUDGET = 3000,   /* ... in at most this many bytes */
-	TALK_KEPT = 12,        /* newest messages of table talk ... */
-	TALK_BUDGET = 1500,    /* ... in at most this many bytes */
 	URL_MAX = 1024,        /* bytes of a URL we build */
 	/* ... and of a block link: its address may be all escapes */
 	BLOCK_URL_MAX = URL_MAX + 3 * STORE_EMAIL_MAX,
@@ -359,9 +358,8 @@ typedef struct story {
 	int moves;          /* moves kept, the dropped ones counted */
 	char move[MOVES_KEPT][DESCRIBE_MAX];
 	int talk_from_seq;  /* messages said with at least this many lines */
-	int64_t talk_from;  /* ... at or after this time */
-	int talks;
-	store_chat talk[TALK_KEPT];
+	int64_t talk_from;  /* ... or, if not 0, at or after this time */
+	compose_talk talk;
 } story;
 
 /* A story for reader of g, or NULL if out of memory. */
@@ -402,18 +400,6 @@ static int story_move(void *ctx, int seq, int64_t created,
 	return 0;
 }
 
-static int story_talk(void *ctx, const store_chat *c)
-{
-	story *s = ctx;
-
-	if (c->at_seq < s->talk_from_seq || c->created < s->talk_from)
-		return 0;
-	s->talk[s->talks % TALK_KEPT] = *c;
-	utf8_cut_valid(s->talk[s->talks % TALK_KEPT].text);
-	s->talks++;
-	return 0;
-}
-
 /* Replays g's stored lines into s, then reads the table talk (after the
  * walk: which talk is told may depend on the reader's last move). */
 static int story_read(const compose_ctx *c, story *s, int walk)
@@ -424,44 +410,29 @@ static int story_read(const compose_ctx *c, story *s, int walk)
 		return -1;
 	if (s->after_seat && s->last > s->talk_from_seq)
 		s->talk_from_seq = s->last;
-	return store_chat_list(c->st, s->g->id, -1, story_talk, s, &err)
-	       ? -1 : 0;
+	return compose_talk_read(c->st, s->g->id, s->talk_from_seq,
+	                         s->talk_from, &s->talk);
 }
 
-/* How many of the newest of n kept entries (ring of size kept) fit in
- * budget bytes, an entry's size given by size(). */
-static int newest_fitting(const story *s, int n, int kept, size_t budget,
-                          size_t (*size)(const story *, int))
+/* How many of the newest moves kept (a ring) fit in MOVES_BUDGET. */
+static int moves_fitting(const story *s)
 {
-	int shown = 0, ring = n < kept ? n : kept;
+	int shown = 0, ring = s->moves < MOVES_KEPT ? s->moves : MOVES_KEPT;
 	size_t used = 0;
 
 	for (; shown < ring; shown++) {
-		size_t len = size(s, (n - 1 - shown) % kept);
-		if (used + len > budget)
+		size_t len = strlen(s->move[(s->moves - 1 - shown) %
+		                            MOVES_KEPT]) + 3;
+		if (used + len > MOVES_BUDGET)
 			break;
 		used += len;
 	}
 	return shown;
 }
 
-static size_t move_size(const story *s, int i)
-{
-	return strlen(s->move[i]) + 3;
-}
-
-static size_t talk_size(const story *s, int i)
-{
-	char n[48];
-
-	return strlen(s->talk[i].text) + 4 +
-	       strlen(describe_seat(s->g, s->talk[i].seat, n, sizeof n));
-}
-
 static void put_moves(letter *l, const story *s)
 {
-	int shown = newest_fitting(s, s->moves, MOVES_KEPT, MOVES_BUDGET,
-	                           move_size);
+	int shown = moves_fitting(s);
 
 	if (shown < s->moves)
 		put(&l->t, "(%d earlier move%s left out; every move is at\n"
@@ -473,22 +444,10 @@ static void put_moves(letter *l, const story *s)
 
 static void put_talk(letter *l, const story *s, const char *when)
 {
-	int shown = newest_fitting(s, s->talks, TALK_KEPT, TALK_BUDGET,
-	                           talk_size);
-	char n[48];
+	char words[COMPOSE_TALK_MAX];
 
-	if (s->talks == 0)
-		return;
-	put(&l->t, "\nTable talk %s:\n", when);
-	if (shown < s->talks)
-		put(&l->t, "(%d earlier message%s left out: the table shows "
-		    "them)\n", s->talks - shown,
-		    s->talks - shown == 1 ? "" : "s");
-	for (int i = s->talks - shown; i < s->talks; i++) {
-		const store_chat *c = &s->talk[i % TALK_KEPT];
-		put(&l->t, "%s: %s\n", describe_seat(s->g, c->seat, n,
-		    sizeof n), c->text);
-	}
+	put(&l->t, "%s", compose_talk_text(s->g, &s->talk, when, words,
+	                                   sizeof words));
 }
 
 /* ---- the emails a move causes --------------------------------------------- */
@@ -771,7 +730,7 @@ static int digest_letter(const compose_ctx *c, const store_game *g, int seat,
 {
 	letter l;
 
-	if (s->moves == 0 && s->talks == 0)
+	if (s->moves == 0 && s->talk.n == 0)
 		return 0;
 	letter_open(&l, c, g, seat, "digest", out);
 	subject(out, "Buffer Time: daily digest (round %d, %s with %s)",

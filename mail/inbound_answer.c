@@ -10,6 +10,7 @@
 #include "compose_menu.h"
 #include "describe.h"
 #include "inbound_answer.h"
+#include "store_talk.h"
 #include "utf8.h"
 
 static void put(inbound_job *j, const char *fmt, ...)
@@ -214,16 +215,39 @@ void answer_not_understood(inbound_job *j, int why)
 	put_link(j);
 }
 
+/* What becomes of the reply's say: lines: said (in the words given), or
+ * not, or not all, once the game has had all its talk (the store's cap,
+ * read before the reply is done: the store holds to it). */
+static void put_said(inbound_job *j, const char *said)
+{
+	store_error err;
+	int left = STORE_REPLY_SAYS;
+
+	if (store_chat_left(j->c->st, j->g.id, &left, &err) != STORE_OK ||
+	    left >= j->reply.n_says)
+		put(j, "%s", said);
+	else if (left == 0)
+		put(j, "This game has had all the table talk one game may "
+		       "have, so your say: lines were not added.\n");
+	else
+		put(j, "Only your first %d say: line%s went on the table: "
+		       "then this game had all the table talk one game may "
+		       "have.\n", left, left == 1 ? "" : "s");
+}
+
 void answer_talk(inbound_job *j)
 {
+	char said[96];
+
 	begin(j);
 	if (j->reply.several[0])
 		put(j, "Your reply \"%s\" names more than one move, so nothing "
 		       "was done: reply with the number of just one.\n",
 		    j->reply.several);
+	snprintf(said, sizeof said, "Your words are on the table (at most %d "
+	         "messages a minute).\n", STORE_CHAT_BURST);
 	if (j->reply.n_says)
-		put(j, "Your words are on the table (at most %d messages a "
-		       "minute).\n", STORE_CHAT_BURST);
+		put_said(j, said);
 	else if (!j->reply.several[0])
 		put(j, "Your reply had no move in it. Nothing was done.\n");
 	put_menu(j);
@@ -245,7 +269,7 @@ void answer_stale(inbound_job *j)
 		put(j, "That email was about an earlier turn: nothing was "
 		       "done. It is your turn now.\n");
 	if (j->reply.n_says)
-		put(j, "Your say: lines are on the table.\n");
+		put_said(j, "Your say: lines are on the table.\n");
 	put_link(j);
 	if (j->g.state.status == BT_PLAYING && j->g.state.turn == j->tok.seat &&
 	    j->g.sweep_card == BT_NO_CARD)

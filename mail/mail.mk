@@ -4,6 +4,7 @@ mail_libmail_a_SOURCES = \
 	mail/compose.c mail/compose.h mail/compose_links.c \
 	mail/compose_menu.c mail/compose_menu.h mail/loop.h \
 	mail/compose_table.c mail/compose_table.h \
+	mail/compose_talk.c mail/compose_talk.h \
 	mail/message.c mail/message.h \
 	mail/send.c mail/send.h \
 	mail/mailer.c mail/mailer.h mail/courier.c mail/courier.h
@@ -18,6 +19,15 @@ tests_check_compose_CFLAGS = $(STORE_TEST_CFLAGS) $(WORDS_CFLAGS) \
 	-I$(top_srcdir)/mail
 tests_check_compose_LDADD = $(MAIL_LIBS) $(CHECK_LIBS)
 UNIT_TESTS += tests/check_compose
+
+# Table talk is bounded (issue 24): a cap per game, and what shows or
+# mails talk reads a window of it (counted in SQLite VM steps).
+tests_check_talk_bound_SOURCES = tests/check_talk_bound.c \
+	tests/fixture.c tests/fixture.h
+tests_check_talk_bound_CFLAGS = $(STORE_TEST_CFLAGS) $(WORDS_CFLAGS) \
+	-I$(top_srcdir)/mail
+tests_check_talk_bound_LDADD = $(MAIL_LIBS) $(CHECK_LIBS)
+UNIT_TESTS += tests/check_talk_bound
 
 # The message and its delivery: headers, encoding, injection, files.
 tests_check_mail_SOURCES = tests/check_mail.c tests/fixture.c tests/fixture.h
@@ -63,6 +73,8 @@ bench_fake_sendmail_LDFLAGS =
 dist_check_SCRIPTS += tests/mailer.sh tests/mta.sh tests/mailkill.sh
 TESTS += tests/mailer.sh tests/mta.sh
 EXTRA_DIST += tests/fake-sendmail bench/mailer.sh bench/inbound.sh
+# What table talk costs a move and a feed (issue 24).
+EXTRA_DIST += bench/talk.sh
 # bench/inbound.sh times each run of the tool with this
 check_PROGRAMS += bench/spawn_time
 bench_spawn_time_SOURCES = bench/spawn_time.c

@@ -97,6 +97,15 @@ START_TEST(test_config_limits)
 	ck_assert_int_eq(c.address_mails_per_hour, 0);
 	ck_assert_int_eq(try_set("address_mails_per_day", "-5", &c, why,
 	                         sizeof why), -1);
+	/* table talk always has a cap (issue 24) */
+	ck_assert_int_eq(c.talk_per_game, 2000);
+	ck_assert_int_eq(try_set("talk_per_game", "50", &c, why, sizeof why),
+	                 0);
+	ck_assert_int_eq(c.talk_per_game, 50);
+	ck_assert_int_eq(try_set("talk_per_game", "0", &c, why, sizeof why),
+	                 -1);
+	ck_assert_int_eq(try_set("talk_per_game", "100001", &c, why,
+	                         sizeof why), -1);
 }
 END_TEST
 

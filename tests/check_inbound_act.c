@@ -26,6 +26,7 @@
 #include "record.h"
 #include "reply.h"
 #include "store.h"
+#include "store_talk.h"
 
 enum { T0 = 1700000000 };
 
@@ -381,6 +382,27 @@ START_TEST(test_say_lines_go_to_the_table)
 }
 END_TEST
 
+/* A game that has had all its talk (store_set_talk_cap, talk_per_game)
+ * takes no more say: lines by email either, and the answer says so. */
+START_TEST(test_say_lines_over_the_cap_are_refused)
+{
+	char tok[REPLY_TOKEN_SIZE];
+
+	store_set_talk_cap(st, 1);
+	token_for(1, load()->seq, tok);
+	ck_assert_int_eq(deliver(emails[0], tok, "c1@x", "",
+	                         "say: first\nsay: second"), 0);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM chat"), 1);
+	ck_assert_int_eq(answers_to(emails[0], "Only your first 1 say: line "
+	                            "went on the table"), 1);
+	ck_assert_int_eq(deliver(emails[0], tok, "c2@x", "", "say: third"), 0);
+	ck_assert_int_eq(sql_value("SELECT count(*) FROM chat"), 1);
+	ck_assert_int_eq(answers_to(emails[0], "had all the table talk one "
+	                            "game may have, so your say: lines were "
+	                            "not added"), 1);
+}
+END_TEST
+
 /* The token is found in References when the plus part was dropped. */
 START_TEST(test_token_in_references)
 {
@@ -685,6 +707,7 @@ static Suite *inbound_act_suite(void)
 	tcase_add_test(tc, test_dmarc_is_read_from_our_topmost_header_only);
 	tcase_add_test(tc, test_automatic_mail_is_ignored);
 	tcase_add_test(tc, test_say_lines_go_to_the_table);
+	tcase_add_test(tc, test_say_lines_over_the_cap_are_refused);
 	tcase_add_test(tc, test_token_in_references);
 	tcase_add_test(tc, test_sweep_by_mail);
 	tcase_add_test(tc, test_scale_back_answer_says_your_hand);

@@ -8,6 +8,7 @@
 #   table talk: shown escaped (<script> stays text, a line break stays),
 #     1..500 bytes (500 two-byte letters pass, 501 bytes do not, an empty
 #     message does not), the 6th message in a minute gets "slow down",
+#     a line over the game's cap (2000) is refused in words, not stored,
 #     the controls that turn text around are dropped, a stale or missing
 #     CSRF token and a missing cookie are refused;
 #   waiting: "Waiting on Ann (seat 1) for less than a minute", then for
@@ -221,6 +222,25 @@ req "${jar[3]}" GET "$origin$loc"
 check "talk: slow down" grep -q 'Slow down' "$tmp/b"
 check "talk: the sixth message was not stored" \
 	[ "$(sql "SELECT count(*) FROM chat WHERE game = '$game' AND text = 'message 6'")" = 0 ]
+
+# A game's talk has a cap (talk_per_game, 2000 lines by default): at it,
+# a line is refused in plain words and not stored.  The filler is said an
+# hour ago and taken out again after.
+n=$(sql "SELECT count(*) FROM chat WHERE game = '$game'")
+sql "PRAGMA busy_timeout = 5000; WITH RECURSIVE c(i) AS (SELECT 0 UNION ALL
+	SELECT i + 1 FROM c WHERE i + 1 < 2000 - $n) INSERT INTO chat (game,
+	seq, seat, text, created, at_seq) SELECT '$game', $n + i, 1,
+	'filler ' || i, $((T0 - 3600)), 0 FROM c" >/dev/null
+say 2 "one line too many"
+expect_code "talk: a line over the game's cap" 303
+case $loc in *"?m=full#talk") ok ;; *) not_ok "talk: over the cap: Location '$loc'" ;; esac
+req "${jar[2]}" GET "$origin$loc"
+check "talk: the table says the talk is full" \
+	grep -q "has had all the table talk one game may have" "$tmp/b"
+check "talk: the line over the cap was not stored" \
+	[ "$(sql "SELECT count(*) FROM chat WHERE game = '$game'")" = 2000 ]
+sql "PRAGMA busy_timeout = 5000; DELETE FROM chat WHERE game = '$game'
+	AND text LIKE 'filler %'" >/dev/null
 
 # ---- nudges ---------------------------------------------------------------------
 nudges() {

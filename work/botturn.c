@@ -15,7 +15,10 @@
 #include "review_job.h"
 #include "bot_talk.h"
 
-enum { LOCK_PATH_BYTES = 4096 };
+enum {
+	LOCK_PATH_BYTES = 4096,
+	BOT_HAND_LOOKBACK = 200    /* newest lines a bot looks through */
+};
 
 int botturn_open(botturn *t, char *why, size_t cap)
 {
@@ -164,7 +167,10 @@ static store_rc talk(botturn *t, const store_game *g, int seat,
 		return STORE_OK;
 	last.seat = seat;
 	last.text[0] = '\0';
-	if ((rc = store_chat_list(t->st, g->id, -1, keep_hand, &last, err)))
+	/* a window of the newest talk: its last words on its hand are
+	 * there, or long enough ago to say them again */
+	if ((rc = store_chat_latest(t->st, g->id, BOT_HAND_LOOKBACK, keep_hand,
+	                            &last, err)))
 		return rc;
 	bot_talk_hand(&g->state, seat, last.text, say, BOT_TALK_MAX);
 	return STORE_OK;
