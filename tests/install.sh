@@ -280,7 +280,7 @@ site_conf() {
 			worker_processes 1;
 			pid $d/nginx.pid;
 			error_log $d/nginx-error.log warn;
-			events { worker_connections 64; }
+			events { worker_connections 512; }
 			http {
 				$types
 				default_type application/octet-stream;
@@ -447,6 +447,34 @@ tls_site() {
 		sh -c '! grep -q "Try again in" "$1"' sh "$d/burst"
 	code=$(curl_tls "$d/x" "$base")
 	check "TLS site: the home page still opens ($code)" [ "$code" = 200 ]
+
+	# nginx's limit_conn: one address has at most 64 requests in progress.
+	# 70 whose body never comes (PUTs, which limit_req does not count;
+	# HTTP/1.1, where curl reads a refusal before its body is sent): 64
+	# are held, waiting, and nginx answers the others 429 at once.
+	local never=$d/never held=() pid n
+	mkfifo "$never" && exec 7<>"$never"
+	for n in $(seq 70); do
+		curl_tls "$d/slow$n" "${base}slow" --http1.1 -X PUT -T "$never" \
+			-H 'Content-Type: application/x-www-form-urlencoded' >"$d/slow$n.code" &
+		held+=("$!")
+	done
+	for _ in $(seq 100); do
+		n429=$(cat "$d"/slow*.code | grep -o 429 | wc -l)
+		[ "$n429" -lt 6 ] || break
+		sleep 0.1
+	done
+	check "TLS site: nginx answers 70 slow requests from one address with 6 429s ($n429)" \
+		[ "$n429" = 6 ]
+	check "TLS site: ... and logs its limit" \
+		grep -q 'limiting connections by zone "bt_conn"' "$d/nginx-error.log"
+	code=$(curl_tls "$d/x" "$base")
+	check "TLS site: ... still answered a 429 to one more ($code)" [ "$code" = 429 ]
+	for pid in "${held[@]}"; do
+		kill "$pid" 2>/dev/null
+	done
+	wait "${held[@]}" 2>/dev/null
+	exec 7>&-
 }
 if command -v openssl >/dev/null 2>&1; then
 	tls_site
