@@ -26,6 +26,7 @@
 #include <fcgiapp.h>
 #include <sodium.h>
 
+#include "store_limits.h"
 #include "store_talk.h"
 #include "web.h"
 

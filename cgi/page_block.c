@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "compose.h"
+#include "store_block.h"
 #include "vals.h"
 #include "web.h"
 

@@ -41,6 +41,7 @@
 #include "created.h"
 #include "home.h"
 #include "message.h"
+#include "store_limits.h"
 #include "talk.h"
 
 enum {

@@ -29,6 +29,7 @@
 #include "cli.h"
 #include "message.h"
 #include "store.h"
+#include "store_block.h"
 
 static const char mail_usage[] =
 	"usage: buffertime admin [--db FILE] mail list [--failed|--all]\n"

@@ -29,6 +29,7 @@
 #include "inbound_act.h"
 #include "inbound_mime.h"
 #include "inbound_scan.h"
+#include "store_limits.h"
 #include "store_talk.h"
 #include "token.h"
 

@@ -32,6 +32,7 @@
 #include "courier.h"
 #include "mailer.h"
 #include "message.h"
+#include "store_limits.h"
 #include "store_talk.h"
 #include "token.h"
 

@@ -9,6 +9,8 @@
 #include <sqlite3.h>
 
 #include "store.h"
+#include "store_block.h"
+#include "store_limits.h"
 
 /* PRAGMA application_id of our files: "BTO1" (set by 0001-initial). */
 enum { STORE_APPLICATION_ID = 0x42544f31 };

@@ -616,77 +616,6 @@ store_rc store_mark_get(store *s, const char *id, int chats, store_mark *m,
  */
 int store_address_key(const char *addr, char *key, size_t cap);
 
-/* ---- never email me again (store_block.c) ------------------------------ */
-
-/* One address on the block list. */
-typedef struct store_blocked {
-	char address[STORE_EMAIL_MAX + 1];  /* its key (store_address_key) */
-	int64_t created;                    /* unix seconds */
-	char how[8];                        /* "link" or "admin" */
-} store_blocked;
-
-/*
- * Nothing is ever queued to address (by its key) again: adds it with how
- * ("link": its owner clicked; "admin") and, in the same transaction,
- * drops every email still queued to it.  Blocking twice is harmless (the
- * first row stays).  STORE_INVALID if address is not name@domain.
- */
-store_rc store_block_add(store *s, const char *address, const char *how,
-                         store_error *err);
-
-/* Takes address (by its key) off the list; STORE_NOT_FOUND if it was not
- * on it.  Mail is queued to it again from now on (nothing dropped comes
- * back). */
-store_rc store_block_remove(store *s, const char *address,
-                            store_error *err);
-
-/* *blocked = 1 if address's key is on the list (0 for anything that is
- * not an address). */
-store_rc store_block_check(store *s, const char *address, int *blocked,
-                           store_error *err);
-
-/* store_block_check in one value: 1 blocked, 0 not, -1 on error. */
-int store_is_blocked(store *s, const char *address);
-
-/* Calls fn for every blocked key in order; fn returns nonzero to stop. */
-store_rc store_block_list(store *s,
-                          int (*fn)(void *ctx, const store_blocked *b),
-                          void *ctx, store_error *err);
-
-/* ---- limits on what a stranger can make the server do (store_limits.c) */
-
-/* A connection's limits (0: none, the default of store_open, as for the
- * administrator's tools).  The web program sets them from its config. */
-typedef struct store_limits {
-	int games_per_hour;       /* games one client may make in an hour */
-	int seat_mails_per_day;   /* "your seat" emails one address (key)
-	                           * may be sent in a day, server-wide */
-	/* every email to one address (key), of any kind: over these, an
-	 * email is kept in the outbox but dropped, with why */
-	int mails_per_hour;
-	int mails_per_day;
-} store_limits;
-
-enum {
-	STORE_LIMIT_HOUR = 3600,
-	STORE_LIMIT_DAY = 86400,
-	STORE_BAD_CODES_PER_HOUR = 10,  /* wrong invitation codes a client
-	                                 * may send in an hour */
-	STORE_ANSWERS_PER_DAY = 40      /* answers to replies that made no
-	                                 * move or look (talk, thanks, loops)
-	                                 * to one address in a day */
-};
-
-typedef enum store_limit_kind {
-	STORE_LIMIT_GAME,         /* a game made; subject: the client */
-	STORE_LIMIT_SEAT,         /* a "your seat" email; subject: its key */
-	STORE_LIMIT_CODE,         /* a wrong invitation code; the client */
-	STORE_LIMIT_ANSWER        /* an answer to a reply that did nothing;
-	                           * the key of its address */
-} store_limit_kind;
-
-void store_set_limits(store *s, const store_limits *l);
-
 /* ---- taking a move back (store_takeback.c) ------------------------------ */
 
 /* How long a person's move that may still be taken back (bt_take_back_ok)
@@ -733,22 +662,6 @@ enum { STORE_TAKEN_MAX = 1000 };   /* listed per game, oldest first */
 store_rc store_taken_list(store *s, const char *id,
                           int (*fn)(void *ctx, const store_taken *t),
                           void *ctx, store_error *err);
-
-/*
- * Counts one event of kind for subject now, unless max of them (max 0:
- * no limit, nothing counted) happened in the last window seconds: then
- * STORE_LIMITED with err->retry_at, and nothing counted.  Inside the
- * caller's transaction if one is open (so a refusal there undoes the
- * rest), else in a transaction of its own.
- */
-store_rc store_limit_take(store *s, store_limit_kind kind,
-                          const char *subject, int max, int64_t window,
-                          store_error *err);
-
-/* store_limit_take's check alone: STORE_OK or STORE_LIMITED. */
-store_rc store_limit_peek(store *s, store_limit_kind kind,
-                          const char *subject, int max, int64_t window,
-                          store_error *err);
 
 /* ---- a rematch chain: the crew's games (store_crew.c) ---------------- */
 

@@ -12,6 +12,7 @@
 
 #include "fixture.h"
 #include "store.h"
+#include "store_block.h"
 
 enum { T0 = 1700000000 };
 

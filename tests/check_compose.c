@@ -21,6 +21,7 @@
 #include "describe.h"
 #include "rig.h"
 #include "store.h"
+#include "store_block.h"
 #include "token.h"
 #include "utf8.h"
 

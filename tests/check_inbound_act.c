@@ -26,6 +26,7 @@
 #include "record.h"
 #include "reply.h"
 #include "store.h"
+#include "store_limits.h"
 #include "store_talk.h"
 
 enum { T0 = 1700000000 };

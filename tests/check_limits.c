@@ -14,6 +14,7 @@
 
 #include "fixture.h"
 #include "store.h"
+#include "store_limits.h"
 
 enum { T0 = 1700000000 };
 

@@ -20,6 +20,7 @@
 #include "inbound_act.h"
 #include "reply.h"
 #include "store.h"
+#include "store_limits.h"
 
 enum { T0 = 1700000000 };
 

@@ -17,6 +17,7 @@
 #include "schema.h"
 #include "sql.h"
 #include "store.h"
+#include "store_limits.h"
 #include "view.h"
 
 static char dir[FIXTURE_PATH_MAX];

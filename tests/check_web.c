@@ -19,6 +19,7 @@
 #include "fixture.h"
 #include "form.h"
 #include "out.h"
+#include "store_limits.h"
 #include "template.h"
 #include "token.h"
 
