@@ -14,7 +14,7 @@
 #ifndef BT_WEB_H
 #define BT_WEB_H
 
-#include "config.h"
+#include "conf.h"
 #include "keys.h"
 #include "out.h"
 #include "request.h"

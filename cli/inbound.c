@@ -24,7 +24,7 @@
 
 #include <sodium.h>
 
-#include "../cgi/config.h"   /* not autoconf's config.h, found first */
+#include "conf.h"
 #include "cli.h"
 #include "inbound_act.h"
 #include "inbound_mime.h"

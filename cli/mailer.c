@@ -6,7 +6,7 @@
  *                     [--mail-dir DIR] [--timeout SECS] [--poll SECS]
  *                     [--bot-rollouts N] [--review-rollouts N] [--once]
  *
- * The settings are those of buffertime.fcgi (cgi/config.h: the same
+ * The settings are those of buffertime.fcgi (conf/conf.h: the same
  * file serves both), flags over the file.  --once: one round (cron),
  * exit 0, or 1 if an email failed or the store did.  Else a daemon until
  * SIGTERM or SIGINT, which finish the email in hand and exit 0.  The
@@ -25,7 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../cgi/config.h"   /* not autoconf's config.h, found first */
+#include "conf.h"
 #include "botturn.h"
 #include "review.h"
 #include "cli.h"

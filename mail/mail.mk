@@ -40,7 +40,7 @@ UNIT_TESTS += tests/check_mail
 tests_check_compose_menu_SOURCES = tests/check_compose_menu.c \
 	tests/fixture.c tests/fixture.h
 tests_check_compose_menu_CFLAGS = $(STORE_TEST_CFLAGS) $(WORDS_CFLAGS) \
-	-I$(top_srcdir)/mail -I$(top_srcdir)/cgi
+	-I$(top_srcdir)/mail -I$(top_srcdir)/cgi -I$(top_srcdir)/conf
 tests_check_compose_menu_LDADD = $(MAIL_LIBS) $(CHECK_LIBS)
 UNIT_TESTS += tests/check_compose_menu
 

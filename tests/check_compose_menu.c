@@ -19,7 +19,7 @@
 
 #include "compose.h"
 #include "compose_menu.h"
-#include "../cgi/config.h"   /* not autoconf's config.h, found first */
+#include "conf.h"
 #include "fixture.h"
 #include "loop.h"
 #include "menu.h"

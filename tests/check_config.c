@@ -10,7 +10,7 @@
 #include <check.h>
 
 #include "client.h"
-#include "../cgi/config.h"   /* not autoconf's config.h, found first */
+#include "conf.h"
 
 /* conf_set then conf_finish on the defaults: 0 or -1 with why. */
 static int try_set(const char *key, const char *value, conf *c, char *why,

@@ -1,6 +1,6 @@
 /*
  * fuzz_config.c - libFuzzer harness for the config file reader
- * (cgi/config.h).
+ * (conf/conf.h).
  *
  * conf_load() reads a path, so each input is written to one scratch file
  * (in /dev/shm when there is one: a disk file costs 40 times the execs;
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "conf.h"
 
 static char path[4096];
 static conf c;

@@ -1,6 +1,8 @@
 /*
- * config.h - the settings of the FastCGI program and of the mailer: a
- * small "key = value" file, then command-line flags over it.
+ * conf.h - the settings of every program (the FastCGI program, the
+ * mailer, inbound): a small "key = value" file, then command-line flags
+ * over it.  Its own folder, below the programs: it is no part of the web
+ * layer, and its name is not autoconf's config.h.
  *
  *	# buffertime.conf
  *	base_url  = https://example.org/buffertime/
@@ -52,8 +54,8 @@
  * path prefix of base_url.  Errors are one line for people, naming the
  * file and line or the flag.  The server key itself is never read here.
  */
-#ifndef BT_CONFIG_H
-#define BT_CONFIG_H
+#ifndef BT_CONF_H
+#define BT_CONF_H
 
 #include <stddef.h>
 

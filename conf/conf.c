@@ -1,5 +1,5 @@
 /*
- * config.c - the settings file and its checks.
+ * conf.c - the settings file and its checks.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "conf.h"
 #include "reply.h"
 
 #ifndef BT_DEFAULT_DB
