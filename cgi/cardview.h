@@ -8,7 +8,7 @@
 
 #include "web.h"
 
-/* Appends card c, with the HTML form_html (built by forms.c; NULL for
+/* Appends card c, with the HTML form_html (built by action_forms.c; NULL for
  * none) and note (plain text, NULL for none) inside it, to o.  Returns
  * WEB_OK or WEB_INTERNAL (logged). */
 web_err card_draw(web *w, out *o, bt_card c, const char *form_html,

@@ -8,7 +8,7 @@ buffertime_fcgi_SOURCES = \
 	cgi/page_home.c cgi/home.h cgi/page_create.c cgi/page_join.c \
 	cgi/page_created.c cgi/created.h \
 	cgi/page_table.c cgi/table.h cgi/table_cards.c \
-	cgi/forms.c cgi/forms.h cgi/cardview.c cgi/cardview.h \
+	cgi/action_forms.c cgi/action_forms.h cgi/cardview.c cgi/cardview.h \
 	cgi/moves.c cgi/moves.h cgi/mail_ctx.c cgi/mail_ctx.h \
 	cgi/page_act.c cgi/page_record.c cgi/page_error.c \
 	cgi/page_settings.c cgi/page_unsub.c cgi/page_games.c cgi/page_feed.c \

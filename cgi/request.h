@@ -9,7 +9,7 @@
 #include <fcgiapp.h>
 
 #include "client.h"
-#include "form.h"
+#include "input.h"
 #include "store.h"
 
 enum {

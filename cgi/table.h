@@ -16,7 +16,7 @@
 #ifndef BT_TABLE_H
 #define BT_TABLE_H
 
-#include "forms.h"
+#include "action_forms.h"
 #include "vals.h"
 #include "web.h"
 

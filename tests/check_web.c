@@ -17,7 +17,7 @@
 #include <sodium.h>
 
 #include "fixture.h"
-#include "form.h"
+#include "input.h"
 #include "out.h"
 #include "store_limits.h"
 #include "template.h"

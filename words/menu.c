@@ -1,6 +1,6 @@
 /*
  * menu.c - the legal actions as a numbered menu, and reading a pick of
- * it (menu.h).  The button words are the table's (cgi/forms.c asks
+ * it (menu.h).  The button words are the table's (cgi/action_forms.c asks
  * words_action_name too), the choices the card table's (describe_card).
  */
 #include <stdarg.h>

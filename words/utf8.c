@@ -1,6 +1,6 @@
 /*
  * utf8.c - what a valid UTF-8 sequence is, for the pages' input checks
- * (form.c) and their output escaping (out.c).
+ * (input.c) and their output escaping (out.c).
  */
 #include <string.h>
 

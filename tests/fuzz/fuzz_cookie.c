@@ -1,5 +1,5 @@
 /*
- * fuzz_cookie.c - libFuzzer harness for the cookie decoder (cgi/form.h).
+ * fuzz_cookie.c - libFuzzer harness for the cookie decoder (cgi/input.h).
  *
  * The input is "NAME\nHEADER": a cookie name and a Cookie header value.
  * cookie_get() runs with a few destination sizes; a value it returns
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "form.h"
+#include "input.h"
 
 enum { INPUT_MAX = COOKIE_HEADER_MAX + 256 };
 

@@ -1,8 +1,8 @@
 /*
- * fuzz_form.c - libFuzzer harness for the form decoder (cgi/form.h).
+ * fuzz_form.c - libFuzzer harness for the form decoder (cgi/input.h).
  *
  * The input is a form body or query string.  When form_parse() accepts
- * it, every field must keep the promises of form.h: a key of 1..32 bytes
+ * it, every field must keep the promises of input.h: a key of 1..32 bytes
  * of printable ASCII without space, a value of valid UTF-8 with no
  * control character but tab, CR and LF, and the accessors agree.  The
  * input is also taken as a Content-Type for form_is_urlencoded().
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "form.h"
+#include "input.h"
 #include "utf8.h"
 
 static form f;

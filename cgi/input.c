@@ -1,5 +1,5 @@
 /*
- * form.c - decoding and validating request input: urlencoded forms and
+ * input.c - decoding and validating request input: urlencoded forms and
  * query strings, cookies in and out.
  */
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "form.h"
+#include "input.h"
 #include "utf8.h"
 
 _Static_assert(sizeof ((form *)0)->buf <= UINT16_MAX,

@@ -1,5 +1,5 @@
 /*
- * forms.h - the action forms of the seat to move: one form per legal
+ * action_forms.h - the action forms of the seat to move: one form per legal
  * action the engine lists (bt_legal), each with the choices it needs,
  * posting to PREFIX g/ID/act with the fields page_act.c reads:
  *
@@ -16,8 +16,8 @@
  * the worker's scratch buffers w->frag[1..3] (frag[0] belongs to the
  * page that calls these).
  */
-#ifndef BT_FORMS_H
-#define BT_FORMS_H
+#ifndef BT_ACTION_FORMS_H
+#define BT_ACTION_FORMS_H
 
 #include "web.h"
 

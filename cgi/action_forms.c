@@ -1,11 +1,11 @@
 /*
- * forms.c - one form per legal action, with its choices.
+ * action_forms.c - one form per legal action, with its choices.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "describe.h"
-#include "forms.h"
+#include "action_forms.h"
 #include "hint.h"
 #include "menu.h"
 #include "offer.h"

@@ -1,5 +1,5 @@
 /*
- * form.h - request input, validated at the door: form bodies
+ * input.h - request input, validated at the door: form bodies
  * (application/x-www-form-urlencoded), query strings and cookies.
  *
  * form_parse() decodes everything into a fixed-size struct or refuses the
@@ -8,8 +8,8 @@
  * 0..FORM_VALUE_MAX bytes of valid UTF-8 with no control characters but
  * tab, CR and LF (and no NUL).  Handlers read fields through form_get*.
  */
-#ifndef BT_FORM_H
-#define BT_FORM_H
+#ifndef BT_INPUT_H
+#define BT_INPUT_H
 
 #include <stddef.h>
 #include <stdint.h>
