@@ -1,5 +1,20 @@
-# cgi/pages.mk - included by Makefile.am: the FastCGI program's sources,
-# its templates and its static files.  Keep the lists explicit.
+# cgi/cgi.mk - included by Makefile.am: the web layer's library (the
+# building blocks: escaping writer, templates, request input), the
+# FastCGI program's sources, its templates and its static files.  Keep
+# the lists explicit.
+noinst_LIBRARIES += cgi/libweb.a
+cgi_libweb_a_SOURCES = \
+	cgi/out.c cgi/out.h cgi/template.c cgi/template.h \
+	cgi/input.c cgi/input.h \
+	cgi/client.c cgi/client.h \
+	cgi/since.c cgi/since.h cgi/talk.h cgi/talk_text.c \
+	cgi/review_chart.c cgi/review_chart.h \
+	cgi/crew_chart.c cgi/crew_chart.h
+cgi_libweb_a_CFLAGS = $(BASE_CFLAGS) $(SODIUM_CFLAGS) -I$(top_srcdir)/db \
+	$(WORDS_CFLAGS) -I$(top_srcdir)/bots -I$(top_srcdir)/conf
+WEB_LIBS = cgi/libweb.a conf/libconf.a $(WORDS_LIBS)
+
+sbin_PROGRAMS = buffertime.fcgi
 buffertime_fcgi_SOURCES = \
 	cgi/main.c cgi/web.h \
 	cgi/request.c cgi/request.h \
@@ -33,3 +48,13 @@ dist_template_DATA = \
 dist_www_DATA = \
 	www/style.css www/live.js www/icon.svg \
 	www/target.svg www/effort.svg www/officer.svg www/leisure.svg
+
+buffertime_fcgi_CFLAGS = $(BASE_CFLAGS) $(SODIUM_CFLAGS) $(SQLITE_CFLAGS) \
+	-I$(top_srcdir)/db -I$(top_srcdir)/cgi -I$(top_srcdir)/conf \
+	$(WORDS_CFLAGS) -I$(top_srcdir)/mail -I$(top_srcdir)/bots \
+	-DBT_VERSION='"$(PACKAGE_VERSION)"'
+buffertime_fcgi_LDADD = $(MAIL_LIBS) bots/libbots.a $(RULES_LIBS) \
+	$(FCGI_LIBS) $(LIBM)
+
+templatedir = $(pkgdatadir)/templates
+wwwdir = $(pkgdatadir)/www

@@ -1,0 +1,184 @@
+# tests/tests.mk - included by Makefile.am: the tests, as lists.
+#
+# A unit test is tests/check_NAME.c, a Check suite with its main: adding
+# one is adding its line to UNIT_TESTS.  It is built with the flags that
+# every target without its own gets (AM_CFLAGS: every folder's headers,
+# TEST_CFLAGS) and linked with the test helpers and every library of the
+# project (LDADD: the linker takes from each archive only what the test
+# uses).  A shell test is tests/NAME.sh: its line in SHELL_TESTS, or in
+# LONG_TESTS if it takes minutes.
+
+TEST_CFLAGS = $(CHECK_CFLAGS) $(SODIUM_CFLAGS) $(SQLITE_CFLAGS) \
+	$(GMIME_CFLAGS) $(XML_CFLAGS) -DXML_SONAME='"$(XML_SONAME)"' \
+	-I$(top_srcdir)/tests -I$(top_srcdir)/bots -I$(top_srcdir)/db \
+	-I$(top_srcdir)/words -I$(top_srcdir)/links -I$(top_srcdir)/conf \
+	-I$(top_srcdir)/cgi -I$(top_srcdir)/mail -I$(top_srcdir)/work
+LDADD = tests/libcheckhelp.a mail/libinbound.a words/libwords.a \
+	work/libwork.a bots/libbots.a mail/libmail.a cgi/libweb.a \
+	conf/libconf.a words/libwords.a links/liblinks.a db/libstore.a \
+	rules/librules.a $(GMIME_LIBS) $(SQLITE_LIBS) $(SODIUM_LIBS) \
+	$(CHECK_LIBS) $(PTHREAD_LIBS) $(LIBM)
+
+# libxml2 is for the one test that reads the review's chart as XML; the
+# others must not load it (check_inbound: the inbound path loads it only
+# for an email with HTML and no text).
+tests_check_review_chart_LDADD = $(LDADD) $(XML_LIBS)
+
+# What several tests share: a game rigged to a chosen deal (rig.h) and a
+# database file of their own (fixture.h).
+check_LIBRARIES = tests/libcheckhelp.a
+tests_libcheckhelp_a_SOURCES = tests/rig.c tests/rig.h \
+	tests/fixture.c tests/fixture.h
+
+UNIT_TESTS = \
+	tests/check_cards \
+	tests/check_rng \
+	tests/check_rules \
+	tests/check_record \
+	tests/check_properties \
+	tests/check_reach \
+	tests/check_bots \
+	tests/check_review \
+	tests/check_store \
+	tests/check_store_life \
+	tests/check_store_stress \
+	tests/check_limits \
+	tests/check_jobs \
+	tests/check_review_job \
+	tests/check_hints \
+	tests/check_bot_talk \
+	tests/check_crew \
+	tests/check_block \
+	tests/check_takeback \
+	tests/check_store_end \
+	tests/check_web \
+	tests/check_review_chart \
+	tests/check_config \
+	tests/check_describe \
+	tests/check_menu \
+	tests/check_hint_words \
+	tests/check_offer \
+	tests/check_reply \
+	tests/check_talk \
+	tests/check_compose \
+	tests/check_talk_bound \
+	tests/check_mail \
+	tests/check_compose_menu \
+	tests/check_compose_table \
+	tests/check_inbound \
+	tests/check_reply_text \
+	tests/check_authres \
+	tests/check_inbound_act \
+	tests/check_mail_budget
+
+# The longest come first, so that with make -jN the short ones run beside
+# them and the run does not end waiting on one long test alone; make
+# distcheck runs all but these (scripts/test: both builds ran them).
+LONG_TESTS = \
+	tests/inboundkill.sh \
+	tests/postfix.sh \
+	tests/browser.sh \
+	tests/crewgame.sh \
+	tests/mailkill.sh \
+	tests/web.sh \
+	tests/killburst.sh \
+	tests/e2e.sh \
+	tests/bots.sh
+
+SHELL_TESTS = \
+	tests/cli.sh \
+	tests/admin.sh \
+	tests/pages.sh \
+	tests/rules.sh \
+	tests/life.sh \
+	tests/install.sh \
+	tests/live.sh \
+	tests/start.sh \
+	tests/limits.sh \
+	tests/block.sh \
+	tests/faults.sh \
+	tests/disk.sh \
+	tests/botkill.sh \
+	tests/review.sh \
+	tests/crew.sh \
+	tests/practice.sh \
+	tests/takeback.sh \
+	tests/ending.sh \
+	tests/mailer.sh \
+	tests/mta.sh \
+	tests/answers.sh \
+	tests/inboundbomb.sh \
+	tests/slowconn.sh
+
+TESTS = $(LONG_TESTS) $(UNIT_TESTS) $(SHELL_TESTS)
+dist_check_SCRIPTS = $(LONG_TESTS) $(SHELL_TESTS)
+check_PROGRAMS = $(UNIT_TESTS)
+
+# Programs the shell tests drive: an outbox filler that plays real moves
+# (maildrive), replies under SIGKILL and MTA retries (replydrive), slow
+# connections as slowhttptest makes them (slowclient).
+check_PROGRAMS += tests/maildrive tests/replydrive tests/slowclient
+# The peak memory of another program (inboundbomb.sh): no sanitizers of
+# its own in the figures.
+check_PROGRAMS += tests/rusage
+tests_rusage_CFLAGS = $(PLAIN_CFLAGS)
+tests_rusage_LDFLAGS =
+tests_rusage_LDADD =
+
+EXTRA_DIST += tests/data tests/browser tests/fuzz tests/testlib.sh \
+	tests/browserlib.sh tests/weblib.sh tests/forms.awk \
+	tests/atomcheck.py tests/fake-sendmail
+
+# The shell tests find the built tool and the test data from these.
+AM_TESTS_ENVIRONMENT = \
+	BUFFERTIME=$(abs_top_builddir)/buffertime; export BUFFERTIME; \
+	BUFFERTIME_FCGI=$(abs_top_builddir)/buffertime.fcgi; export BUFFERTIME_FCGI; \
+	SRCDIR=$(abs_top_srcdir); export SRCDIR; \
+	TESTDATA=$(abs_top_srcdir)/tests/data; export TESTDATA; \
+	CK_DEFAULT_TIMEOUT=120; export CK_DEFAULT_TIMEOUT;
+
+# Under the sanitizers every process starts several times slower.  There
+# the kill tests look for memory errors, which a third of their work shows
+# as well as all of it; the plain build runs them whole.  A count set in
+# the environment wins.
+if SANITIZERS
+AM_TESTS_ENVIRONMENT += \
+	: $${INBOUNDKILL_REPLIES:=300}; export INBOUNDKILL_REPLIES; \
+	: $${MAILKILL_MOVES:=350}; export MAILKILL_MOVES; \
+	: $${KILLBURST_MOVES:=200}; export KILLBURST_MOVES;
+endif
+
+# make distcheck proves the tarball: every file git tracks is in it (but
+# the two below, which only git needs), and it builds, installs and passes
+# its tests.  scripts/test runs it with TESTS set to print-quick-tests'
+# list, all but LONG_TESTS, which the two builds before it ran in full;
+# with every file there, the tarball's own make check finds its files.
+distcheck-hook:
+	@if test -d "$(top_srcdir)/.git" && command -v git >/dev/null 2>&1; then \
+	  missing=`cd "$(top_srcdir)" && git ls-files | while read -r f; do \
+	    case $$f in .gitignore|m4/.gitkeep) continue ;; esac; \
+	    test -e "$(abs_top_builddir)/$(distdir)/$$f" || echo "$$f"; \
+	  done`; \
+	  if test -n "$$missing"; then \
+	    echo "distcheck: tracked but not in the tarball (EXTRA_DIST?):"; \
+	    echo "$$missing" | sed 's/^/  /'; exit 1; \
+	  fi; \
+	else \
+	  echo "distcheck: not a git checkout; the tarball's list is not compared"; \
+	fi
+print-quick-tests:
+	@for t in $(UNIT_TESTS) $(SHELL_TESTS); do echo "$$t"; done
+.PHONY: print-quick-tests
+
+# libFuzzer harnesses of the parsers of outside input (tests/fuzz/), built
+# with clang into fuzz-out/ here; FUZZ_SECONDS each (scripts/fuzz).
+FUZZ_SECONDS = 30
+fuzz:
+	FUZZ_DIR=$(abs_top_builddir)/fuzz-out $(srcdir)/scripts/fuzz $(FUZZ_SECONDS)
+.PHONY: fuzz
+
+# tests/browser.sh and crewgame.sh leave their screenshots and pages here
+clean-local:
+	rm -rf tests/browser-out
+	rm -rf tests/crewgame-out
+	rm -rf fuzz-out
