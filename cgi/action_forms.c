@@ -4,8 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "describe.h"
 #include "action_forms.h"
+#include "describe.h"
+#include "fields.h"
 #include "hint.h"
 #include "menu.h"
 #include "offer.h"
@@ -18,7 +19,8 @@ enum {
 
 /* A choice a kind asks for: which arg[] it fills and how it is shown. */
 typedef struct choice {
-	const char *field, *label;
+	field_id field;
+	const char *label;
 	int seat;                   /* 1: a seat number, 0: a card */
 } choice;
 
@@ -31,13 +33,13 @@ static const struct {
 	choice c[FORMS_ARGS];
 } kinds[BT_KIND__MAX] = {
 	[BT_COVER_STORY] = { "special", 1,
-		{ { "arg1", "Officer", 0 } } },
+		{ { FIELD_ARG1, "Officer", 0 } } },
 	[BT_SCALE_BACK] = { "special", 1,
-		{ { "arg1", "Side Project", 0 } } },
+		{ { FIELD_ARG1, "Side Project", 0 } } },
 	[BT_HAND_OFF] = { "special", 2,
-		{ { "arg1", "Card to give", 0 }, { "arg2", "to", 1 } } },
+		{ { FIELD_ARG1, "Card to give", 0 }, { FIELD_ARG2, "to", 1 } } },
 	[BT_SENSOR_SWEEP] = { "look", 0,
-		{ { NULL, NULL, 0 } } },
+		{ { FIELD_ARG1, NULL, 0 } } },
 };
 
 /* The options of one select, as the select template reads them. */
@@ -72,10 +74,11 @@ static web_err render(web *w, web_tpl t, out *o, vals *v, const char *what)
 	return WEB_INTERNAL;
 }
 
-/* Appends a select named field to o. */
-static web_err select_draw(web *w, out *o, const char *field,
-                           const char *label, opts *op)
+/* Appends a select for field to o. */
+static web_err select_draw(web *w, out *o, field_id id, const char *label,
+                           opts *op)
 {
+	const char *field = field_get(id)->name;
 	vals v;
 
 	vals_init(&v);

@@ -5,7 +5,7 @@
 noinst_LIBRARIES += cgi/libweb.a
 cgi_libweb_a_SOURCES = \
 	cgi/out.c cgi/out.h cgi/template.c cgi/template.h \
-	cgi/input.c cgi/input.h \
+	cgi/input.c cgi/input.h cgi/fields.c cgi/fields.h \
 	cgi/client.c cgi/client.h \
 	cgi/since.c cgi/since.h cgi/talk.h cgi/talk_text.c \
 	cgi/review_chart.c cgi/review_chart.h \

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fields.h"
 #include "since.h"
 #include "table.h"
 
@@ -79,7 +80,7 @@ static void hash_game(crypto_generichash_state *h, const web *w,
 	put(h, "crew %d %lld %lld", m->crew_later, (long long)m->crew_updated,
 	    (long long)m->crew_seq);
 	/* the talk is on a seat's table of now only */
-	if (seat > 0 && !form_get(q, "at"))
+	if (seat > 0 && !field_text(q, FIELD_AT))
 		put(h, "chat %d", m->chat_last);
 	/* a stand-in's notice, and the ask's button and its words */
 	for (int s = 0; s < m->players && s < BT_MAX_PLAYERS; s++)
@@ -110,7 +111,7 @@ static void hash_clock(crypto_generichash_state *h, const web *w,
                        const store_mark *m, int seat)
 {
 	int64_t now = store_now();
-	int past = form_get(&w->rq.query, "at") != NULL;
+	int past = field_text(&w->rq.query, FIELD_AT) != NULL;
 	int playing = m->status == BT_PLAYING;
 
 	if (past)

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fields.h"
 #include "mail_ctx.h"
 #include "web.h"
 
@@ -22,9 +23,9 @@ typedef enum commit { APPEND, SWEEP_BEGIN } commit;
 typedef web_err decode_fn(web *w, int seat, bt_action *a);
 
 /* A card field: the card, or BT_NO_CARD if absent or not an id. */
-static bt_card card_field(const form *f, const char *key)
+static bt_card card_field(const form *f, field_id id)
 {
-	const char *v = form_get(f, key);
+	const char *v = field_text(f, id);
 
 	return v ? bt_card_parse(v, strlen(v)) : BT_NO_CARD;
 }
@@ -53,7 +54,7 @@ static web_err d_log(web *w, int seat, bt_action *a)
 
 static web_err d_side(web *w, int seat, bt_action *a)
 {
-	bt_card c = card_field(&w->rq.body, "card");
+	bt_card c = card_field(&w->rq.body, FIELD_CARD);
 
 	if (c == BT_NO_CARD || bt_card_type_of(c) != BT_TYPE_SIDE)
 		return bad(w, "The form did not name a Side Project.");
@@ -72,8 +73,8 @@ static const arg_type kind_args[BT_KIND__MAX][2] = {
 
 static web_err d_special(web *w, int seat, bt_action *a)
 {
-	static const char *const fields[2] = { "arg1", "arg2" };
-	bt_card c = card_field(&w->rq.body, "card");
+	static const field_id fields[2] = { FIELD_ARG1, FIELD_ARG2 };
+	bt_card c = card_field(&w->rq.body, FIELD_CARD);
 	bt_kind k;
 	int64_t s;
 
@@ -87,8 +88,7 @@ static web_err d_special(web *w, int seat, bt_action *a)
 	for (int i = 0; i < 2 && kind_args[k][i] != ARG_NONE; i++) {
 		bt_card x = card_field(&w->rq.body, fields[i]);
 		if (kind_args[k][i] == ARG_SEAT) {
-			if (form_get_int(&w->rq.body, fields[i], 1,
-			                 BT_MAX_PLAYERS, &s))
+			if (field_int(&w->rq.body, fields[i], &s))
 				return bad(w, "The form did not name a seat.");
 			x = (bt_card)s;
 		} else if (x == BT_NO_CARD) {
@@ -102,7 +102,7 @@ static web_err d_special(web *w, int seat, bt_action *a)
 /* Looking commits the card: the order comes with action=order. */
 static web_err d_look(web *w, int seat, bt_action *a)
 {
-	bt_card c = card_field(&w->rq.body, "card");
+	bt_card c = card_field(&w->rq.body, FIELD_CARD);
 
 	if (c == BT_NO_CARD || bt_card_get(c)->kind != BT_SENSOR_SWEEP)
 		return bad(w, "The form did not name a Sensor Sweep card.");
@@ -115,7 +115,7 @@ static web_err d_look(web *w, int seat, bt_action *a)
 static web_err d_order(web *w, int seat, bt_action *a)
 {
 	const store_game *g = &w->game;
-	const char *v = form_get(&w->rq.body, "order");
+	const char *v = field_text(&w->rq.body, FIELD_ORDER);
 	int n = g->state.shift_deck.n;
 
 	if (g->sweep_card == BT_NO_CARD || g->sweep_seat != seat) {
@@ -181,7 +181,7 @@ static web_err run(web *w, int seq, const bt_action *a, commit how)
 
 web_err page_act(web *w)
 {
-	const char *name = form_get(&w->rq.body, "action");
+	const char *name = field_text(&w->rq.body, FIELD_ACTION);
 	int64_t seq;
 	bt_action a;
 	web_err e;
@@ -191,7 +191,7 @@ web_err page_act(web *w)
 	/* guard */
 	if ((e = seat_form_guard(w, "", &seat)))
 		return e;
-	if (form_get_int(&w->rq.body, "seq", 0, INT_MAX, &seq))
+	if (field_int(&w->rq.body, FIELD_SEQ, &seq))
 		return bad(w, "The form did not say which state it was "
 		           "chosen in.");
 	/* A form from an older state changes nothing (the store checks

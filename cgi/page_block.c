@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "compose.h"
+#include "fields.h"
 #include "store_block.h"
 #include "vals.h"
 #include "web.h"
@@ -22,8 +23,8 @@
  * with w->why set. */
 static const char *guard(web *w)
 {
-	const char *a = form_get(&w->rq.query, "a");
-	const char *k = form_get(&w->rq.query, "k");
+	const char *a = field_text(&w->rq.query, FIELD_ADDRESS);
+	const char *k = field_text(&w->rq.query, FIELD_KEY);
 	char key[STORE_EMAIL_MAX + 1];
 
 	if (!a || !k || strlen(a) > STORE_EMAIL_MAX ||

@@ -39,16 +39,14 @@
 
 #include "mail_ctx.h"
 #include "created.h"
+#include "fields.h"
 #include "home.h"
 #include "message.h"
 #include "store_limits.h"
 #include "talk.h"
 
-enum {
-	MINUTES_MAX = 100000000,
-	REMIND_HOURS_DEFAULT = 24,
-	REMIND_HOURS_MAX = 720      /* 30 days, STORE_REMIND_MAX */
-};
+/* the bounds of each field are in fields.c */
+enum { REMIND_HOURS_DEFAULT = 24 };
 
 /* The form, decoded and checked. */
 typedef struct new_game {
@@ -65,10 +63,10 @@ typedef struct new_game {
 	char why[200];                    /* a refusal that names a row */
 } new_game;
 
-/* Copies field key (trimmed of spaces) into dst; -1 if it does not fit. */
-static int trimmed(const form *f, const char *key, char *dst, size_t cap)
+/* Copies v (trimmed of spaces; NULL is "") into dst; -1 if it does not
+ * fit. */
+static int trimmed(const char *v, char *dst, size_t cap)
 {
-	const char *v = form_get(f, key);
 	size_t n;
 
 	dst[0] = '\0';
@@ -92,11 +90,9 @@ static const char *by_complaint(const form *f, const new_game *ng,
                                 int *first)
 {
 	int64_t best = -1, m;
-	char key[32];
 
 	for (int s = 1; s <= ng->players; s++) {
-		snprintf(key, sizeof key, "minutes%d", ng->row[s - 1]);
-		if (form_get_int(f, key, 0, MINUTES_MAX, &m))
+		if (field_row_int(f, FIELD_MINUTES, ng->row[s - 1], &m))
 			return "For “most recently complained about work”, "
 			       "give every player's minutes (a whole number).";
 		if (best < 0 || m < best) {
@@ -110,34 +106,31 @@ static const char *by_complaint(const form *f, const new_game *ng,
 /* The hours before a reminder: the field, or the default if empty. */
 static const char *remind_hours(const form *f, int64_t *hours)
 {
-	const char *v = form_get(f, "remind");
+	const char *v = field_text(f, FIELD_REMIND);
 
 	*hours = REMIND_HOURS_DEFAULT;
 	if (!v || !v[0])
 		return NULL;
-	if (form_get_int(f, "remind", 1, REMIND_HOURS_MAX, hours))
+	if (field_int(f, FIELD_REMIND, hours))
 		return "Remind after 1 to 720 hours (a whole number).";
 	return NULL;
 }
 
-/* Field name of row, trimmed, is not empty. */
-static int row_has(const form *f, const char *name, int row)
+/* Row field id of row, trimmed, is not empty. */
+static int row_has(const form *f, field_id id, int row)
 {
-	char key[32];
-	const char *v;
+	const char *v = field_row_text(f, id, row);
 
-	snprintf(key, sizeof key, "%s%d", name, row);
-	v = form_get(f, key);
 	return v && v[strspn(v, " \t\r\n")] != '\0';
 }
 
-/* Field key (the name of row) cleaned as talk_clean_name does into name
- * ("" if empty); NULL, or why it is refused.  A name typed with nothing
- * but hidden characters is refused, not taken for an empty row. */
-static const char *read_name(const form *f, const char *key, int row,
-                             char *name, new_game *ng)
+/* The name of row cleaned as talk_clean_name does into name ("" if
+ * empty); NULL, or why it is refused.  A name typed with nothing but
+ * hidden characters is refused, not taken for an empty row. */
+static const char *read_name(const form *f, int row, char *name,
+                             new_game *ng)
 {
-	const char *v = form_get(f, key);
+	const char *v = field_row_text(f, FIELD_NAME, row);
 
 	switch (talk_clean_name(v ? v : "", name, sizeof ng->name[0])) {
 	case TALK_OK:
@@ -162,16 +155,14 @@ static const char *read_name(const form *f, const char *key, int row,
  * what is wrong with it. */
 static const char *read_row(const form *f, int row, new_game *ng)
 {
-	char key[32], *name = ng->name[ng->players],
-	     *email = ng->email[ng->players];
-	int bot = row_has(f, "bot", row);
+	char *name = ng->name[ng->players], *email = ng->email[ng->players];
+	int bot = row_has(f, FIELD_BOT, row);
 	const char *why;
 
-	snprintf(key, sizeof key, "name%d", row);
-	if ((why = read_name(f, key, row, name, ng)) != NULL)
+	if ((why = read_name(f, row, name, ng)) != NULL)
 		return why;
-	snprintf(key, sizeof key, "email%d", row);
-	if (trimmed(f, key, email, sizeof ng->email[0]))
+	if (trimmed(field_row_text(f, FIELD_EMAIL, row), email,
+	            sizeof ng->email[0]))
 		return "An email address is too long.";
 	if (bot && email[0]) {
 		snprintf(ng->why, sizeof ng->why, "Player %d is played by a "
@@ -181,11 +172,12 @@ static const char *read_row(const form *f, int row, new_game *ng)
 	}
 	if (!name[0] && !bot) {
 		email[0] = '\0';
-		if (!row_has(f, "email", row) && !row_has(f, "minutes", row))
+		if (!row_has(f, FIELD_EMAIL, row) &&
+		    !row_has(f, FIELD_MINUTES, row))
 			return NULL;      /* an empty row: no player */
 		snprintf(ng->why, sizeof ng->why, "Player %d has %s but no "
 		         "name: give that player a name, or empty the row.",
-		         row, row_has(f, "email", row) ? "an email address"
+		         row, row_has(f, FIELD_EMAIL, row) ? "an email address"
 		         : "minutes");
 		return ng->why;
 	}
@@ -232,13 +224,13 @@ static const char *read_rows(const form *f, new_game *ng)
 		return "Fill in the names of 2 to 6 players, one row each.";
 	if ((why = one_seat_each(ng)) != NULL)
 		return why;
-	if (!form_get(f, "players") || !form_get(f, "players")[0])
+	const char *asked = field_text(f, FIELD_PLAYERS);
+	if (!asked || !asked[0])
 		return NULL;
-	if (form_get_int(f, "players", BT_MIN_PLAYERS, BT_MAX_PLAYERS, &v) ||
-	    v != ng->players) {
+	if (field_int(f, FIELD_PLAYERS, &v) || v != ng->players) {
 		snprintf(ng->why, sizeof ng->why, "%.20s players were asked "
 		         "for, but %d names are filled in: empty the rows of "
-		         "those who do not play.", form_get(f, "players"),
+		         "those who do not play.", asked,
 		         ng->players);
 		return ng->why;
 	}
@@ -248,7 +240,7 @@ static const char *read_rows(const form *f, new_game *ng)
 /* Who goes first: a row with a name, at random, or by complaints. */
 static const char *read_first(const form *f, new_game *ng)
 {
-	const char *first = form_get(f, "first");
+	const char *first = field_text(f, FIELD_FIRST);
 	int64_t v;
 
 	if (first && strcmp(first, "random") == 0) {
@@ -257,7 +249,7 @@ static const char *read_first(const form *f, new_game *ng)
 	}
 	if (first && strcmp(first, "complaint") == 0)
 		return by_complaint(f, ng, &ng->first);
-	if (form_get_int(f, "first", 1, BT_MAX_PLAYERS, &v))
+	if (field_int(f, FIELD_FIRST, &v))
 		return "Choose who goes first: one of the players, at "
 		       "random, or by complaints.";
 	if (ng->seat_of_row[v - 1] == 0) {
@@ -274,7 +266,7 @@ static const char *read_first(const form *f, new_game *ng)
  * off; an older form without the field has none. */
 static const char *read_standin(const form *f, new_game *ng)
 {
-	const char *v = form_get(f, "standin");
+	const char *v = field_text(f, FIELD_STANDIN);
 
 	ng->standin = "off";
 	ng->standin_days = 0;
@@ -286,8 +278,7 @@ static const char *read_standin(const form *f, new_game *ng)
 	}
 	if (strcmp(v, "days") != 0)
 		return "Choose what happens if a player stops playing.";
-	if (form_get_int(f, "standin_days", 1, STORE_STANDIN_DAYS_MAX,
-	                 &ng->standin_days))
+	if (field_int(f, FIELD_STANDIN_DAYS, &ng->standin_days))
 		return "A bot may stand in after 1 to 30 days without a move "
 		       "(a whole number).";
 	ng->standin = "days";
@@ -297,7 +288,7 @@ static const char *read_standin(const form *f, new_game *ng)
 /* The practice box: absent, or ticked (its one value). */
 static const char *read_practice(const form *f, new_game *ng)
 {
-	const char *v = form_get(f, "practice");
+	const char *v = field_text(f, FIELD_PRACTICE);
 
 	ng->practice = v != NULL;
 	if (v && strcmp(v, "1") != 0)
@@ -347,7 +338,7 @@ static web_err too_many(web *w, const char *why, int64_t retry_at)
  * Returns 0 to go on, or 1 with the answer in *e. */
 static int code_refused(web *w, web_err *e)
 {
-	const char *typed = form_get(&w->rq.body, "invite");
+	const char *typed = field_text(&w->rq.body, FIELD_INVITE);
 	const char *code = w->cf->invite_code;
 	unsigned char a[crypto_generichash_BYTES], b[crypto_generichash_BYTES];
 	store_error err;
@@ -442,7 +433,7 @@ static int once_done(web *w, const char **once, web_err *e)
 	store_error err;
 	store_rc rc;
 
-	*once = form_get(&w->rq.body, "once");
+	*once = field_text(&w->rq.body, FIELD_ONCE);
 	if (!*once)
 		return 0;
 	if (!create_key_ok(*once)) {

@@ -14,6 +14,7 @@
 
 #include "created.h"
 #include "describe.h"
+#include "fields.h"
 #include "vals.h"
 
 enum {
@@ -224,5 +225,5 @@ web_err page_created(web *w)
 		return web_store_err(w, __func__, &err);
 	/* render: the links until the hour is over */
 	return created_render(w, show_left(&w->game) > 0,
-	                      form_get(&w->rq.query, "again") != NULL);
+	                      field_text(&w->rq.query, FIELD_AGAIN) != NULL);
 }

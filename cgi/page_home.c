@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "created.h"
+#include "fields.h"
 #include "home.h"
 #include "vals.h"
 
@@ -41,29 +42,40 @@ enum { NSTANDINS = sizeof standins / sizeof standins[0] };
 typedef struct home_ctx {
 	const form *f;
 	const char *first;
-	char key[32], num[16], text[32];
+	char num[16], text[32];
 } home_ctx;
 
-/* A field of the filled form: "name3" and so on. */
-static const char *field(home_ctx *h, const char *name, int seat)
+/* A row field of the filled form ("name3" and so on), or "". */
+static const char *field(home_ctx *h, field_id id, int seat)
 {
-	const char *v;
+	const char *v = h->f ? field_row_text(h->f, id, seat) : NULL;
 
-	if (!h->f)
-		return "";
-	snprintf(h->key, sizeof h->key, "%s%d", name, seat);
-	v = form_get(h->f, h->key);
 	return v ? v : "";
+}
+
+/* A field of the filled form (filled may be NULL), or NULL. */
+static const char *sent_of(const form *filled, field_id id)
+{
+	return filled ? field_text(filled, id) : NULL;
+}
+
+/* A field of the filled form as it was sent, else fallback. */
+static const char *sent_or(const form *filled, field_id id,
+                           const char *fallback)
+{
+	const char *v = sent_of(filled, id);
+
+	return v ? v : fallback;
 }
 
 /* Something typed in row seat (more than blanks). */
 static int row_typed(home_ctx *h, int seat)
 {
-	static const char *const names[] = { "name", "email", "minutes",
-	                                     "bot" };
+	static const field_id ids[] = { FIELD_NAME, FIELD_EMAIL,
+	                                FIELD_MINUTES, FIELD_BOT };
 
-	for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
-		const char *v = field(h, names[n], seat);
+	for (size_t n = 0; n < sizeof ids / sizeof ids[0]; n++) {
+		const char *v = field(h, ids[n], seat);
 
 		if (v[strspn(v, " \t")])
 			return 1;
@@ -83,14 +95,14 @@ static const char *home_row(void *ctx, int key, int i)
 		snprintf(h->num, sizeof h->num, "%d",
 		         key == K_seat_no ? i + 1 : more);
 		return h->num;
-	case K_seat_name: return field(h, "name", i + 1);
-	case K_seat_email: return field(h, "email", i + 1);
-	case K_seat_minutes: return field(h, "minutes", i + 1);
-	case K_more_name: return field(h, "name", more);
-	case K_more_email: return field(h, "email", more);
-	case K_more_minutes: return field(h, "minutes", more);
-	case K_seat_bot: return field(h, "bot", i + 1)[0] ? " checked" : "";
-	case K_more_bot: return field(h, "bot", more)[0] ? " checked" : "";
+	case K_seat_name: return field(h, FIELD_NAME, i + 1);
+	case K_seat_email: return field(h, FIELD_EMAIL, i + 1);
+	case K_seat_minutes: return field(h, FIELD_MINUTES, i + 1);
+	case K_more_name: return field(h, FIELD_NAME, more);
+	case K_more_email: return field(h, FIELD_EMAIL, more);
+	case K_more_minutes: return field(h, FIELD_MINUTES, more);
+	case K_seat_bot: return field(h, FIELD_BOT, i + 1)[0] ? " checked" : "";
+	case K_more_bot: return field(h, FIELD_BOT, more)[0] ? " checked" : "";
 	case K_first_value:
 		if (i < NFIRSTS)
 			return firsts[i].value;
@@ -104,7 +116,7 @@ static const char *home_row(void *ctx, int key, int i)
 	case K_standin_value: return standins[i].value;
 	case K_standin_name: return standins[i].text;
 	case K_standin_sel: {
-		const char *sent = h->f ? form_get(h->f, "standin") : NULL;
+		const char *sent = sent_of(h->f, FIELD_STANDIN);
 		return strcmp(sent ? sent : "agree", standins[i].value) == 0
 		       ? " selected" : "";
 	}
@@ -120,17 +132,16 @@ static const char *home_row(void *ctx, int key, int i)
 web_err home_render(web *w, int status, const form *filled,
                     const char *message)
 {
-	home_ctx h = { filled, "random", "", "", "" };
+	home_ctx h = { filled, "random", "", "" };
 	char url[WEB_URL_MAX], games[WEB_URL_MAX], once[CREATE_KEY_LEN + 1];
-	const char *sent = filled ? form_get(filled, "once") : NULL;
+	const char *sent = sent_of(filled, FIELD_ONCE);
 	int more_typed = 0;
 	vals v;
 	tmpl_data d;
 
 	for (int s = HOME_ROWS_OPEN + 1; s <= BT_MAX_PLAYERS; s++)
 		more_typed |= row_typed(&h, s);
-	if (filled && form_get(filled, "first"))
-		h.first = form_get(filled, "first");
+	h.first = sent_or(filled, FIELD_FIRST, h.first);
 	snprintf(url, sizeof url, "%snew", w->cf->prefix);
 	snprintf(games, sizeof games, "%sgames", w->cf->prefix);
 	vals_init(&v);
@@ -143,22 +154,19 @@ web_err home_render(web *w, int status, const form *filled,
 	vals_set(&v, K_once, once);
 	vals_set(&v, K_games_url, games);
 	/* the remind field comes back as sent (escaped), else the default */
-	vals_set(&v, K_remind_hours, filled && form_get(filled, "remind")
-	         ? form_get(filled, "remind") : "24");
+	vals_set(&v, K_remind_hours, sent_or(filled, FIELD_REMIND, "24"));
 	vals_set(&v, K_message, message);
 	vals_show(&v, K_has_message, message != NULL);
 	vals_show(&v, K_create_code, strcmp(w->cf->create, "code") == 0);
-	vals_set(&v, K_invite, filled && form_get(filled, "invite")
-	         ? form_get(filled, "invite") : "");
+	vals_set(&v, K_invite, sent_or(filled, FIELD_INVITE, ""));
 	vals_rows(&v, K_seat, HOME_ROWS_OPEN);
 	vals_rows(&v, K_more_seat, BT_MAX_PLAYERS - HOME_ROWS_OPEN);
 	vals_show(&v, K_more_open, more_typed);
 	vals_rows(&v, K_first_opt, NFIRSTS + BT_MAX_PLAYERS);
 	vals_rows(&v, K_standin_opt, NSTANDINS);
-	vals_set(&v, K_standin_days, filled && form_get(filled, "standin_days")
-	         ? form_get(filled, "standin_days") : "3");
-	vals_set(&v, K_practice_checked, filled && form_get(filled, "practice")
-	         ? " checked" : "");
+	vals_set(&v, K_standin_days, sent_or(filled, FIELD_STANDIN_DAYS, "3"));
+	vals_set(&v, K_practice_checked,
+	         sent_of(filled, FIELD_PRACTICE) ? " checked" : "");
 	v.row = home_row;
 	v.ctx = &h;
 	d = vals_data(&v);

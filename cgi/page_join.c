@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fields.h"
 #include "web.h"
 
 enum { COOKIE_DAYS = 180 };    /* a game by email may last for months */
@@ -49,7 +50,7 @@ static int other_cookie(const web *w, const char *name, const char *tok)
 
 web_err page_join(web *w)
 {
-	const char *tok = form_get(&w->rq.query, "t");
+	const char *tok = field_text(&w->rq.query, FIELD_TOKEN);
 	char id[TOKEN_GAME_ID_LEN + 1], name[48], path[WEB_URL_MAX];
 	char to[WEB_URL_MAX];
 	store_error err;
@@ -78,7 +79,8 @@ web_err page_join(web *w)
 		return web_store_err(w, __func__, &err);
 	/* render: first away with an old-path cookie, if there may be one */
 	seat_cookie_name(id, name, sizeof name);
-	if (other_cookie(w, name, tok) && !form_get(&w->rq.query, "c")) {
+	if (other_cookie(w, name, tok) &&
+	    !field_text(&w->rq.query, FIELD_CONFIRMED)) {
 		snprintf(path, sizeof path, "%sg/%s", w->cf->prefix, id);
 		snprintf(to, sizeof to, "g/%s?t=%s&c=1", id, tok);
 		if ((e = set_cookie(w, name, "", path)))

@@ -15,6 +15,7 @@
  */
 #include <stdio.h>
 
+#include "fields.h"
 #include "store_talk.h"
 #include "talk.h"
 #include "web.h"
@@ -28,7 +29,7 @@ static web_err bad(web *w, const char *why)
 /* The cleaned message into text, or the 400 of why not. */
 static web_err message(web *w, char *text, size_t cap)
 {
-	const char *raw = form_get(&w->rq.body, "text");
+	const char *raw = field_text(&w->rq.body, FIELD_TEXT);
 
 	if (!raw)
 		return bad(w, "The form did not carry a message.");

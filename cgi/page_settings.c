@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "describe.h"
+#include "fields.h"
 #include "vals.h"
 #include "web.h"
 
@@ -80,8 +81,8 @@ static web_err show(web *w, int seat)
 	         w->game.id);
 	snprintf(table, sizeof table, "%sg/%s", w->cf->prefix, w->game.id);
 	vals_init(&v);
-	if (form_get(&w->rq.query, "m") &&
-	    strcmp(form_get(&w->rq.query, "m"), "saved") == 0) {
+	const char *notice = field_text(&w->rq.query, FIELD_NOTICE);
+	if (notice && strcmp(notice, "saved") == 0) {
 		vals_show(&v, K_has_notice, 1);
 		vals_set(&v, K_notice, "Saved.");
 		vals_set(&v, K_notice_class, "");
@@ -126,8 +127,8 @@ static web_err save_shown(web *w, int seat, const char *hand)
 /* Stores the posted choice; 303 back to the form. */
 static web_err save(web *w, int seat)
 {
-	const char *n = form_get(&w->rq.body, "notify");
-	const char *hand = form_get(&w->rq.body, "show");
+	const char *n = field_text(&w->rq.body, FIELD_NOTIFY);
+	const char *hand = field_text(&w->rq.body, FIELD_SHOW);
 	char to[STORE_ID_LEN + 32];
 	store_notify notify;
 	store_error err;
@@ -135,7 +136,7 @@ static web_err save(web *w, int seat)
 
 	if (csrf_check(&w->keys, w->game.id, seat,
 	               w->game.seats[seat - 1].token_gen,
-	               form_get(&w->rq.body, "csrf")) != TOKEN_OK)
+	               field_text(&w->rq.body, FIELD_CSRF)) != TOKEN_OK)
 		return WEB_BAD_FORM;
 	if (hand && !n) {
 		if ((e = save_shown(w, seat, hand)))

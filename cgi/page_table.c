@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "describe.h"
+#include "fields.h"
 #include "table.h"
 
 /* The notices a redirect may ask for; with named, the text is before,
@@ -52,7 +53,7 @@ enum { SEEN_EVERY = 60 };      /* seconds between store_touch writes */
 /* The notice of ?m=, if it is one we know. */
 static void notice(web *w, vals *v, char *buf, size_t cap)
 {
-	const char *m = form_get(&w->rq.query, "m");
+	const char *m = field_text(&w->rq.query, FIELD_NOTICE);
 	const store_game *g = &w->game;
 	const char *name = "The seat to move";
 	char nb[48];
@@ -77,15 +78,16 @@ static web_err at_param(web *w, int *at)
 	int64_t n;
 
 	*at = -1;
-	if (!form_get(&w->rq.query, "at"))
+	if (!field_text(&w->rq.query, FIELD_AT))
 		return WEB_OK;
-	if (form_get_int(&w->rq.query, "at", 0, w->game.seq, &n) == FORM_OK) {
+	form_rc rc = field_int(&w->rq.query, FIELD_AT, &n);
+	if (rc == FORM_OK && n <= w->game.seq) {
 		*at = (int)n;
 		return WEB_OK;
 	}
 	snprintf(back, sizeof back, "g/%s", w->game.id);
 	w->back = back;
-	if (form_get_int(&w->rq.query, "at", 0, INT_MAX, &n) == FORM_OK)
+	if (rc == FORM_OK)
 		snprintf(w->why, sizeof w->why, "There is no move %lld in this "
 		         "game: it has %d so far.", (long long)n, w->game.seq);
 	else

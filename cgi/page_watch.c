@@ -8,12 +8,13 @@
  */
 #include <stdio.h>
 
+#include "fields.h"
 #include "table.h"
 
 web_err page_watch(web *w)
 {
 	static char self[WEB_URL_MAX];
-	const char *key = form_get(&w->rq.query, "k");
+	const char *key = field_text(&w->rq.query, FIELD_KEY);
 	store_error err;
 	table_view tv;
 	vals v;

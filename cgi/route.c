@@ -9,38 +9,41 @@
  */
 #include <string.h>
 
+#include "fields.h"
 #include "web.h"
+
+#define NO_FIELD FIELD__COUNT   /* a route that needs no field */
 
 static const struct route {
 	int methods;            /* req_method bits */
 	const char *pattern;
-	const char *query;      /* a field the query must have, or NULL */
+	field_id query;         /* a field the query must have, or NO_FIELD */
 	page_fn *page;
 	const char *allow;      /* the Allow header of a 405 */
 } routes[] = {
-	{ M_GET | M_HEAD, "", NULL, page_home, "GET, HEAD" },
-	{ M_POST, "new", NULL, page_create, "POST" },
-	{ M_GET | M_HEAD, "g/*", "t", page_join, "GET, HEAD" },
-	{ M_GET | M_HEAD, "g/*", NULL, page_table, "GET, HEAD" },
-	{ M_POST, "g/*/act", NULL, page_act, "POST" },
-	{ M_GET | M_HEAD, "g/*/record", NULL, page_record, "GET, HEAD" },
-	{ M_GET | M_HEAD, "g/*/made", NULL, page_created, "GET, HEAD" },
-	{ M_GET | M_HEAD | M_POST, "g/*/settings", NULL, page_settings,
+	{ M_GET | M_HEAD, "", NO_FIELD, page_home, "GET, HEAD" },
+	{ M_POST, "new", NO_FIELD, page_create, "POST" },
+	{ M_GET | M_HEAD, "g/*", FIELD_TOKEN, page_join, "GET, HEAD" },
+	{ M_GET | M_HEAD, "g/*", NO_FIELD, page_table, "GET, HEAD" },
+	{ M_POST, "g/*/act", NO_FIELD, page_act, "POST" },
+	{ M_GET | M_HEAD, "g/*/record", NO_FIELD, page_record, "GET, HEAD" },
+	{ M_GET | M_HEAD, "g/*/made", NO_FIELD, page_created, "GET, HEAD" },
+	{ M_GET | M_HEAD | M_POST, "g/*/settings", NO_FIELD, page_settings,
 	  "GET, HEAD, POST" },
-	{ M_GET | M_HEAD | M_POST, "g/*/unsubscribe", NULL, page_unsub,
+	{ M_GET | M_HEAD | M_POST, "g/*/unsubscribe", NO_FIELD, page_unsub,
 	  "GET, HEAD, POST" },
-	{ M_GET | M_HEAD, "g/*/feed", NULL, page_feed, "GET, HEAD" },
-	{ M_GET | M_HEAD, "games", NULL, page_games, "GET, HEAD" },
-	{ M_GET | M_HEAD, "rules", NULL, page_rules, "GET, HEAD" },
-	{ M_GET | M_HEAD, "g/*/history", NULL, page_history, "GET, HEAD" },
-	{ M_POST, "g/*/say", NULL, page_say, "POST" },
-	{ M_POST, "g/*/nudge", NULL, page_nudge, "POST" },
-	{ M_POST, "g/*/takeback", NULL, page_take_back, "POST" },
-	{ M_POST, "g/*/end", NULL, page_end, "POST" },
-	{ M_POST, "g/*/standin", NULL, page_standin, "POST" },
-	{ M_POST, "g/*/again", NULL, page_again, "POST" },
-	{ M_GET | M_HEAD, "g/*/watch", NULL, page_watch, "GET, HEAD" },
-	{ M_GET | M_HEAD | M_POST, "mail/block", NULL, page_block,
+	{ M_GET | M_HEAD, "g/*/feed", NO_FIELD, page_feed, "GET, HEAD" },
+	{ M_GET | M_HEAD, "games", NO_FIELD, page_games, "GET, HEAD" },
+	{ M_GET | M_HEAD, "rules", NO_FIELD, page_rules, "GET, HEAD" },
+	{ M_GET | M_HEAD, "g/*/history", NO_FIELD, page_history, "GET, HEAD" },
+	{ M_POST, "g/*/say", NO_FIELD, page_say, "POST" },
+	{ M_POST, "g/*/nudge", NO_FIELD, page_nudge, "POST" },
+	{ M_POST, "g/*/takeback", NO_FIELD, page_take_back, "POST" },
+	{ M_POST, "g/*/end", NO_FIELD, page_end, "POST" },
+	{ M_POST, "g/*/standin", NO_FIELD, page_standin, "POST" },
+	{ M_POST, "g/*/again", NO_FIELD, page_again, "POST" },
+	{ M_GET | M_HEAD, "g/*/watch", NO_FIELD, page_watch, "GET, HEAD" },
+	{ M_GET | M_HEAD | M_POST, "mail/block", NO_FIELD, page_block,
 	  "GET, HEAD, POST" },
 };
 
@@ -95,7 +98,7 @@ page_fn *route_find(web *w, web_err *err)
 		const struct route *r = &routes[i];
 		if (!match(r->pattern, w->rq.sub, game))
 			continue;
-		if (r->query && !form_get(&w->rq.query, r->query))
+		if (r->query != NO_FIELD && !field_text(&w->rq.query, r->query))
 			continue;
 		if (!(r->methods & (int)w->rq.method)) {
 			seen = r;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fields.h"
 #include "web.h"
 
 void seat_cookie_name(const char *id, char *name, size_t cap)
@@ -62,7 +63,7 @@ web_err seat_form_guard(web *w, const char *back, int *seat)
 	w->back = to;
 	if (csrf_check(&w->keys, w->game.id, *seat,
 	               w->game.seats[*seat - 1].token_gen,
-	               form_get(&w->rq.body, "csrf")) != TOKEN_OK)
+	               field_text(&w->rq.body, FIELD_CSRF)) != TOKEN_OK)
 		return WEB_BAD_FORM;
 	return WEB_OK;
 }
@@ -79,7 +80,7 @@ web_err seat_form_seq(web *w, int *seq)
 {
 	int64_t v;
 
-	if (form_get_int(&w->rq.body, "seq", 0, INT_MAX, &v)) {
+	if (field_int(&w->rq.body, FIELD_SEQ, &v)) {
 		snprintf(w->why, sizeof w->why, "The form did not say which "
 		         "state it was sent from.");
 		return WEB_BAD_REQUEST;

@@ -9,16 +9,17 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fields.h"
 #include "web.h"
 
 web_err seat_link_guard(web *w, token_kind kind, int *seat)
 {
-	const char *key = form_get(&w->rq.query, "k");
+	const char *key = field_text(&w->rq.query, FIELD_KEY);
 	store_error err;
 	int64_t s;
 
 	*seat = 0;
-	if (form_get_int(&w->rq.query, "s", 1, TOKEN_SEAT_MAX, &s) != FORM_OK ||
+	if (field_int(&w->rq.query, FIELD_SEAT, &s) != FORM_OK ||
 	    !key)
 		return WEB_FORBIDDEN;
 	if (store_load(w->st, w->rq.game, &w->game, &err) != STORE_OK)

@@ -52,6 +52,7 @@ UNIT_TESTS = \
 	tests/check_takeback \
 	tests/check_store_end \
 	tests/check_web \
+	tests/check_fields \
 	tests/check_review_chart \
 	tests/check_config \
 	tests/check_describe \
