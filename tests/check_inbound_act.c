@@ -18,95 +18,25 @@
 #include <sodium.h>
 #include <sqlite3.h>
 
-#include "compose.h"
-#include "fixture.h"
-#include "inbound_act.h"
 #include "inbound_mime.h"
 #include "menu.h"
 #include "record.h"
-#include "reply.h"
-#include "store.h"
+#include "reply_rig.h"
 #include "store_limits.h"
 #include "store_talk.h"
 
-enum { T0 = 1700000000 };
-
-static char dir[FIXTURE_PATH_MAX], path[FIXTURE_PATH_MAX];
-static store *st;
-static token_keys keys;
-static compose_ctx compose;
-static inbound_cfg cfg;
-static char game[STORE_ID_LEN + 1];
-static char log_line[512];
-static const char *const emails[] = { "ann@example.org", "ben@example.org",
-                                      "cy@example.org" };
-
 static void setup(void)
 {
-	static const unsigned char master[TOKEN_KEY_BYTES] = { 7, 7, 7 };
-	store_new_game ng = { .players = 3, .first = 1, .seed = "42" };
 	store_error err;
 
-	ck_assert_int_ge(sodium_init(), 0);
-	fixture_scratch("inbound", dir, path);
-	st = fixture_open(path);
-	fixture_clock(T0);
-	token_keys_derive(master, &keys);
-	compose = (compose_ctx){ .st = st, .keys = &keys,
-	                          .base_url = "http://bt.example/" };
-	ck_assert_int_eq(compose_reply_address(&compose, "play@bt.example"), 0);
-	cfg = (inbound_cfg){ .st = st, .compose = &compose, .keys = &keys,
-	                     .reply_local = "play", .trust_authserv = "",
-	                     .now = T0 };
-	ng.names[0] = "Ann";
-	ng.names[1] = "Ben";
-	ng.names[2] = "Cy";
-	for (int s = 0; s < 3; s++)
-		ng.emails[s] = emails[s];
-	ck_assert_msg(store_create(st, &ng, game, &err) == STORE_OK, "%s",
-	              err.why);
+	rig_open("inbound");
 	/* Ann and Cy take a daily digest, so each move of theirs gets its
 	 * own "Done:" answer (with turn emails, the next one tells it:
 	 * check_compose_table); Ben's turns still go out as emails */
-	ck_assert_int_eq(store_set_notify(st, game, 1, STORE_NOTIFY_DIGEST,
-	                                  &err), STORE_OK);
-	ck_assert_int_eq(store_set_notify(st, game, 3, STORE_NOTIFY_DIGEST,
-	                                  &err), STORE_OK);
-}
-
-static void teardown(void)
-{
-	store_close(st);
-	fixture_remove(dir);
-	fixture_clock(0);
-}
-
-static long long sql_value(const char *sql)
-{
-	return fixture_sql_value(path, sql);
-}
-
-static store_game *load(void)
-{
-	static store_game g;
-	store_error err;
-
-	ck_assert_msg(store_load(st, game, &g, &err) == STORE_OK, "%s",
-	              err.why);
-	return &g;
-}
-
-/* The token of seat's reply address as its turn email at seq has it. */
-static void token_for(int seat, int seq, char out[REPLY_TOKEN_SIZE])
-{
-	store_game *g = load();
-	reply_token t = { .seat = seat, .seq16 = (unsigned)seq & 0xffff,
-	                  .gen16 = (unsigned)g->seats[seat - 1].token_gen &
-	                           0xffff,
-	                  .expires_day = T0 / 86400 + 30 };
-
-	snprintf(t.game_id, sizeof t.game_id, "%s", game);
-	ck_assert_int_eq(reply_token_make(&keys, &t, out), TOKEN_OK);
+	for (int seat = 1; seat <= 3; seat += 2)
+		ck_assert_int_eq(store_set_notify(rig.st, rig.game, seat,
+		                                  STORE_NOTIFY_DIGEST, &err),
+		                 STORE_OK);
 }
 
 /* A plain reply from from to play+TOKEN@, with headers (may be ""). */
@@ -123,7 +53,8 @@ static int deliver(const char *from, const char *token, const char *id,
 	                 from, token, id, headers, body);
 
 	ck_assert_int_lt(n, (int)sizeof raw);
-	return inbound_act(&cfg, raw, (size_t)n, log_line, sizeof log_line);
+	return inbound_act(&rig.cfg, raw, (size_t)n, rig.log_line,
+	                   sizeof rig.log_line);
 }
 
 static long long answers_to(const char *to, const char *like)
@@ -132,7 +63,7 @@ static long long answers_to(const char *to, const char *like)
 
 	snprintf(sql, sizeof sql, "SELECT count(*) FROM outbox WHERE kind = "
 	         "'answer' AND recipient = '%s' AND body LIKE '%%%s%%'", to, like);
-	return sql_value(sql);
+	return rig_sql_value(sql);
 }
 
 /* The token of the newest answer's Reply-To (the test fails if none). */
@@ -142,7 +73,7 @@ static void answer_token(char out[REPLY_TOKEN_SIZE])
 	sqlite3 *db;
 	sqlite3_stmt *q;
 
-	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_open(rig.path, &db), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT reply_to FROM outbox "
 	                 "WHERE kind = 'answer' ORDER BY id DESC LIMIT 1", -1,
 	                 &q, NULL), SQLITE_OK);
@@ -156,24 +87,25 @@ static void answer_token(char out[REPLY_TOKEN_SIZE])
 
 static long long answers(void)
 {
-	return sql_value("SELECT count(*) FROM outbox WHERE kind = 'answer'");
+	return rig_sql_value(
+	    "SELECT count(*) FROM outbox WHERE kind = 'answer'");
 }
 
 START_TEST(test_a_number_moves_once)
 {
 	char tok[REPLY_TOKEN_SIZE];
-	int seq = load()->seq;
+	int seq = rig_load()->seq;
 
-	token_for(1, seq, tok);
-	ck_assert_int_eq(deliver(emails[0], tok, "a1@x", "", "1"), 0);
-	ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
-	ck_assert_int_eq(answers_to(emails[0], "Done: you "), 1);
+	rig_token(1, seq, tok);
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "a1@x", "", "1"), 0);
+	ck_assert_msg(rig_load()->seq == seq + 1, "%s", rig.log_line);
+	ck_assert_int_eq(answers_to(rig.emails[0], "Done: you "), 1);
 	/* the same email again, as an MTA retry: nothing more */
-	ck_assert_int_eq(deliver(emails[0], tok, "a1@x", "", "1"), 0);
-	ck_assert_int_eq(load()->seq, seq + 1);
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "a1@x", "", "1"), 0);
+	ck_assert_int_eq(rig_load()->seq, seq + 1);
 	ck_assert_int_eq(answers(), 1);
 	/* the move's own emails went out as a web move's do */
-	ck_assert_int_gt(sql_value("SELECT count(*) FROM outbox WHERE kind "
+	ck_assert_int_gt(rig_sql_value("SELECT count(*) FROM outbox WHERE kind "
 	                           "<> 'answer' AND kind <> 'seat'"), 0);
 }
 END_TEST
@@ -181,18 +113,18 @@ END_TEST
 START_TEST(test_words_move)
 {
 	char tok[REPLY_TOKEN_SIZE];
-	int seq = load()->seq;
+	int seq = rig_load()->seq;
 
-	token_for(1, seq, tok);
-	ck_assert_int_eq(deliver(emails[0], tok, "w1@x", "",
+	rig_token(1, seq, tok);
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "w1@x", "",
 	                         "Get to work please"), 0);
 	/* "please" is not a word of any move */
-	ck_assert_int_eq(load()->seq, seq);
-	ck_assert_int_eq(answers_to(emails[0], "could not read a move"), 1);
-	ck_assert_int_eq(deliver(emails[0], tok, "w2@x", "", "get to work"),
+	ck_assert_int_eq(rig_load()->seq, seq);
+	ck_assert_int_eq(answers_to(rig.emails[0], "could not read a move"), 1);
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "w2@x", "", "get to work"),
 	                 0);
-	ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
-	ck_assert_int_eq(sql_value("SELECT count(*) FROM actions WHERE "
+	ck_assert_msg(rig_load()->seq == seq + 1, "%s", rig.log_line);
+	ck_assert_int_eq(rig_sql_value("SELECT count(*) FROM actions WHERE "
 	                           "line LIKE '%work%'"), 1);
 }
 END_TEST
@@ -202,48 +134,49 @@ END_TEST
 START_TEST(test_number_as_people_write_it)
 {
 	char tok[REPLY_TOKEN_SIZE];
-	int seq = load()->seq;
+	int seq = rig_load()->seq;
 
-	token_for(1, seq, tok);
-	ck_assert_int_eq(deliver(emails[0], tok, "n1@x", "", "1 or 2"), 0);
-	ck_assert_int_eq(load()->seq, seq);
-	ck_assert_int_eq(answers_to(emails[0], "names more than one move"), 1);
-	ck_assert_int_eq(deliver(emails[0], tok, "n2@x", "",
+	rig_token(1, seq, tok);
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "n1@x", "", "1 or 2"), 0);
+	ck_assert_int_eq(rig_load()->seq, seq);
+	ck_assert_int_eq(answers_to(rig.emails[0], "names more than one move"),
+	                 1);
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "n2@x", "",
 	                         "* Buffer Time <play@bt.example> "
 	                         "[2026-12-01 10:00]:\n> It is your turn.\n"
 	                         "> 1. Get to work\n\n1, then I'll log"), 0);
-	ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
-	ck_assert_int_eq(answers_to(emails[0], "Done: you got to work"), 1);
+	ck_assert_msg(rig_load()->seq == seq + 1, "%s", rig.log_line);
+	ck_assert_int_eq(answers_to(rig.emails[0], "Done: you got to work"), 1);
 }
 END_TEST
 
 START_TEST(test_old_email_applies_nothing)
 {
 	char old[REPLY_TOKEN_SIZE], tok[REPLY_TOKEN_SIZE];
-	int seq = load()->seq;
+	int seq = rig_load()->seq;
 
-	token_for(1, seq, old);
-	ck_assert_int_eq(deliver(emails[0], old, "s1@x", "", "1"), 0);
+	rig_token(1, seq, old);
+	ck_assert_int_eq(deliver(rig.emails[0], old, "s1@x", "", "1"), 0);
 	/* Ben moves with his fresh token; then Ann's old token again */
-	token_for(2, seq + 1, tok);
-	ck_assert_int_eq(deliver(emails[1], tok, "s2@x", "", "1"), 0);
-	ck_assert_int_eq(load()->seq, seq + 2);
-	ck_assert_int_eq(deliver(emails[0], old, "s3@x", "", "1"), 0);
-	ck_assert_int_eq(load()->seq, seq + 2);
-	ck_assert_int_eq(answers_to(emails[0], "Cy''s turn"), 1);
+	rig_token(2, seq + 1, tok);
+	ck_assert_int_eq(deliver(rig.emails[1], tok, "s2@x", "", "1"), 0);
+	ck_assert_int_eq(rig_load()->seq, seq + 2);
+	ck_assert_int_eq(deliver(rig.emails[0], old, "s3@x", "", "1"), 0);
+	ck_assert_int_eq(rig_load()->seq, seq + 2);
+	ck_assert_int_eq(answers_to(rig.emails[0], "Cy''s turn"), 1);
 }
 END_TEST
 
 START_TEST(test_forged_and_missing_tokens_are_not_ours)
 {
 	char tok[REPLY_TOKEN_SIZE];
-	int seq = load()->seq;
+	int seq = rig_load()->seq;
 
-	token_for(1, seq, tok);
+	rig_token(1, seq, tok);
 	tok[10] = tok[10] == 'a' ? 'b' : 'a';
-	ck_assert_int_eq(deliver(emails[0], tok, "f1@x", "", "1"), 67);
-	ck_assert_int_eq(deliver(emails[0], "", "f2@x", "", "1"), 67);
-	ck_assert_int_eq(load()->seq, seq);
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "f1@x", "", "1"), 67);
+	ck_assert_int_eq(deliver(rig.emails[0], "", "f2@x", "", "1"), 67);
+	ck_assert_int_eq(rig_load()->seq, seq);
 	ck_assert_int_eq(answers(), 0);
 }
 END_TEST
@@ -251,27 +184,27 @@ END_TEST
 START_TEST(test_another_sender_is_asked_to_confirm)
 {
 	char tok[REPLY_TOKEN_SIZE];
-	int seq = load()->seq;
+	int seq = rig_load()->seq;
 
-	token_for(1, seq, tok);
+	rig_token(1, seq, tok);
 	ck_assert_int_eq(deliver("mallory@evil.example", tok, "m1@x", "",
 	                         "say: hello\n1"), 0);
-	ck_assert_int_eq(load()->seq, seq);
-	ck_assert_int_eq(answers_to(emails[0], "not your address"), 1);
-	ck_assert_int_eq(sql_value("SELECT count(*) FROM outbox WHERE "
+	ck_assert_int_eq(rig_load()->seq, seq);
+	ck_assert_int_eq(answers_to(rig.emails[0], "not your address"), 1);
+	ck_assert_int_eq(rig_sql_value("SELECT count(*) FROM outbox WHERE "
 	                           "recipient LIKE '%evil%'"), 0);
-	ck_assert_int_eq(sql_value("SELECT count(*) FROM chat"), 0);
+	ck_assert_int_eq(rig_sql_value("SELECT count(*) FROM chat"), 0);
 	/* unless our own MTA vouches for the sender (DMARC) */
-	cfg.trust_authserv = "mx.bt.example";
+	rig.cfg.trust_authserv = "mx.bt.example";
 	ck_assert_int_eq(deliver("ann.other@example.org", tok, "m2@x",
 	                         "Authentication-Results: other.example; "
 	                         "dmarc=pass\n", "1"), 0);
-	ck_assert_int_eq(load()->seq, seq);
+	ck_assert_int_eq(rig_load()->seq, seq);
 	ck_assert_int_eq(deliver("ann.other@example.org", tok, "m3@x",
 	                         "Authentication-Results: mx.bt.example;\n"
 	                         "\tdkim=pass; dmarc=pass header.from="
 	                         "example.org\n", "1"), 0);
-	ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
+	ck_assert_msg(rig_load()->seq == seq + 1, "%s", rig.log_line);
 }
 END_TEST
 
@@ -300,29 +233,30 @@ START_TEST(test_dmarc_is_read_from_our_topmost_header_only)
 		"header.from=example.org\n",
 	};
 	char tok[REPLY_TOKEN_SIZE], id[32];
-	int seq = load()->seq;
+	int seq = rig_load()->seq;
 
-	cfg.trust_authserv = "mx.bt.example";
-	token_for(1, seq, tok);
+	rig.cfg.trust_authserv = "mx.bt.example";
+	rig_token(1, seq, tok);
 	for (size_t i = 0; i < sizeof forged / sizeof forged[0]; i++) {
 		snprintf(id, sizeof id, "d%zu@x", i);
 		ck_assert_int_eq(deliver("ann.other@example.org", tok, id,
 		                         forged[i], "1"), 0);
-		ck_assert_msg(load()->seq == seq &&
-		              strstr(log_line, "unconfirmed sender") != NULL,
-		              "forgery %zu trusted: %s", i, log_line);
+		ck_assert_msg(rig_load()->seq == seq &&
+		                  strstr(rig.log_line, "unconfirmed sender") !=
+		                      NULL,
+		              "forgery %zu trusted: %s", i, rig.log_line);
 	}
-	ck_assert_int_eq(answers_to(emails[0], "not your address"), 5);
+	ck_assert_int_eq(answers_to(rig.emails[0], "not your address"), 5);
 	/* our MTA says the seat's own domain failed DMARC: refused */
-	ck_assert_int_eq(deliver(emails[0], tok, "e1@x",
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "e1@x",
 	                         "Authentication-Results: mx.bt.example;\n"
 	                         "\tdmarc=fail (p=reject dis=reject) "
 	                         "header.from=example.org\n", "1"), 0);
-	ck_assert_msg(load()->seq == seq &&
-	              strstr(log_line, "unconfirmed sender") != NULL, "%s",
-	              log_line);
-	ck_assert_int_eq(answers_to(emails[0], "not sent from your mailbox"),
-	                 1);
+	ck_assert_msg(rig_load()->seq == seq &&
+	              strstr(rig.log_line, "unconfirmed sender") != NULL, "%s",
+	              rig.log_line);
+	ck_assert_int_eq(
+	    answers_to(rig.emails[0], "not sent from your mailbox"), 1);
 	/* ours cut at its bound may have lost a fail: not believed */
 	{
 		char big[INBOUND_AUTH_LEN + 200];
@@ -331,10 +265,12 @@ START_TEST(test_dmarc_is_read_from_our_topmost_header_only)
 		                 "example.org; dkim=pass header.i=");
 		memset(big + k, 'a', sizeof big - (size_t)k - 40);
 		snprintf(big + sizeof big - 40, 40, "; dmarc=fail\n");
-		ck_assert_int_eq(deliver(emails[0], tok, "e2@x", big, "1"), 0);
-		ck_assert_msg(load()->seq == seq &&
-		              strstr(log_line, "unconfirmed sender") != NULL,
-		              "%s", log_line);
+		ck_assert_int_eq(deliver(rig.emails[0], tok, "e2@x", big, "1"),
+		                 0);
+		ck_assert_msg(rig_load()->seq == seq &&
+		                  strstr(rig.log_line, "unconfirmed sender") !=
+		                      NULL,
+		              "%s", rig.log_line);
 	}
 	/* a fail below ours is not ours; ours passes */
 	ck_assert_int_eq(deliver("ann.other@example.org", tok, "p1@x",
@@ -345,21 +281,21 @@ START_TEST(test_dmarc_is_read_from_our_topmost_header_only)
 	                         "Authentication-Results: mx.bt.example; "
 	                         "dmarc=fail header.from=example.org\n", "1"),
 	                 0);
-	ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
+	ck_assert_msg(rig_load()->seq == seq + 1, "%s", rig.log_line);
 }
 END_TEST
 
 START_TEST(test_automatic_mail_is_ignored)
 {
 	char tok[REPLY_TOKEN_SIZE];
-	int seq = load()->seq;
+	int seq = rig_load()->seq;
 
-	token_for(1, seq, tok);
-	ck_assert_int_eq(deliver(emails[0], tok, "o1@x",
+	rig_token(1, seq, tok);
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "o1@x",
 	                         "Auto-Submitted: auto-replied\n", "1"), 0);
-	ck_assert_int_eq(deliver(emails[0], tok, "o2@x",
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "o2@x",
 	                         "X-Buffertime-Loop: bt.example\n", "1"), 0);
-	ck_assert_int_eq(load()->seq, seq);
+	ck_assert_int_eq(rig_load()->seq, seq);
 	ck_assert_int_eq(answers(), 0);
 }
 END_TEST
@@ -367,19 +303,19 @@ END_TEST
 START_TEST(test_say_lines_go_to_the_table)
 {
 	char tok[REPLY_TOKEN_SIZE];
-	int seq = load()->seq;
+	int seq = rig_load()->seq;
 
-	token_for(1, seq, tok);
-	ck_assert_int_eq(deliver(emails[0], tok, "t1@x", "",
+	rig_token(1, seq, tok);
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "t1@x", "",
 	                         "say: I will draw\nsay: wish me luck"), 0);
-	ck_assert_int_eq(load()->seq, seq);
-	ck_assert_int_eq(sql_value("SELECT count(*) FROM chat WHERE seat = 1"),
-	                 2);
-	ck_assert_int_eq(answers_to(emails[0], "on the table"), 1);
+	ck_assert_int_eq(rig_load()->seq, seq);
+	ck_assert_int_eq(
+	    rig_sql_value("SELECT count(*) FROM chat WHERE seat = 1"), 2);
+	ck_assert_int_eq(answers_to(rig.emails[0], "on the table"), 1);
 	/* again: handled before, no third line */
-	ck_assert_int_eq(deliver(emails[0], tok, "t1@x", "",
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "t1@x", "",
 	                         "say: I will draw\nsay: wish me luck"), 0);
-	ck_assert_int_eq(sql_value("SELECT count(*) FROM chat"), 2);
+	ck_assert_int_eq(rig_sql_value("SELECT count(*) FROM chat"), 2);
 }
 END_TEST
 
@@ -389,16 +325,19 @@ START_TEST(test_say_lines_over_the_cap_are_refused)
 {
 	char tok[REPLY_TOKEN_SIZE];
 
-	store_set_talk_cap(st, 1);
-	token_for(1, load()->seq, tok);
-	ck_assert_int_eq(deliver(emails[0], tok, "c1@x", "",
+	store_set_talk_cap(rig.st, 1);
+	rig_token(1, rig_load()->seq, tok);
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "c1@x", "",
 	                         "say: first\nsay: second"), 0);
-	ck_assert_int_eq(sql_value("SELECT count(*) FROM chat"), 1);
-	ck_assert_int_eq(answers_to(emails[0], "Only your first 1 say: line "
-	                            "went on the table"), 1);
-	ck_assert_int_eq(deliver(emails[0], tok, "c2@x", "", "say: third"), 0);
-	ck_assert_int_eq(sql_value("SELECT count(*) FROM chat"), 1);
-	ck_assert_int_eq(answers_to(emails[0], "had all the table talk one "
+	ck_assert_int_eq(rig_sql_value("SELECT count(*) FROM chat"), 1);
+	ck_assert_int_eq(answers_to(rig.emails[0],
+	                            "Only your first 1 say: line "
+	                            "went on the table"),
+	                 1);
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "c2@x", "", "say: third"),
+	                 0);
+	ck_assert_int_eq(rig_sql_value("SELECT count(*) FROM chat"), 1);
+	ck_assert_int_eq(answers_to(rig.emails[0], "had all the table talk one "
 	                            "game may have, so your say: lines were "
 	                            "not added"), 1);
 }
@@ -408,16 +347,16 @@ END_TEST
 START_TEST(test_token_in_references)
 {
 	char tok[REPLY_TOKEN_SIZE], raw[2048];
-	int seq = load()->seq, n;
+	int seq = rig_load()->seq, n;
 
-	token_for(1, seq, tok);
+	rig_token(1, seq, tok);
 	n = snprintf(raw, sizeof raw, "From: ann@example.org\n"
 	             "To: play@bt.example\nMessage-ID: <r1@x>\n"
 	             "In-Reply-To: <r.%s.17@bt.example>\n"
 	             "References: <r.%s.17@bt.example>\n\n1\n", tok, tok);
-	ck_assert_int_eq(inbound_act(&cfg, raw, (size_t)n, log_line,
-	                             sizeof log_line), 0);
-	ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
+	ck_assert_int_eq(inbound_act(&rig.cfg, raw, (size_t)n, rig.log_line,
+	                             sizeof rig.log_line), 0);
+	ck_assert_msg(rig_load()->seq == seq + 1, "%s", rig.log_line);
 }
 END_TEST
 
@@ -431,7 +370,7 @@ START_TEST(test_sweep_by_mail)
 	int found = -1;
 
 	for (int moves = 0; moves < 200 && found < 0; moves++) {
-		store_game *g = load();
+		store_game *g = rig_load();
 		int seat = g->state.turn;
 		ck_assert_int_eq(g->state.status, BT_PLAYING);
 		ck_assert_int_gt(menu_build(&g->state, seat, names, &m), 0);
@@ -440,31 +379,34 @@ START_TEST(test_sweep_by_mail)
 			    bt_card_get(m.item[i].a.card)->kind ==
 			    BT_SENSOR_SWEEP)
 				found = i;
-		token_for(seat, g->seq, tok);
+		rig_token(seat, g->seq, tok);
 		snprintf(id, sizeof id, "p%d@x", moves);
 		/* work while it is legal, else log */
 		snprintf(num, sizeof num, "%d", found >= 0 ? found + 1 : 1);
-		ck_assert_int_eq(deliver(emails[seat - 1], tok, id, "",
+		ck_assert_int_eq(deliver(rig.emails[seat - 1], tok, id, "",
 		                         found >= 0 ? num : "work"), 0);
-		if (found < 0 && load()->seq == g->seq)
-			ck_assert_int_eq(deliver(emails[seat - 1], tok, "l@x",
-			                         "", "log"), 0);
+		if (found < 0 && rig_load()->seq == g->seq)
+			ck_assert_int_eq(deliver(rig.emails[seat - 1], tok,
+			                         "l@x", "", "log"),
+			                 0);
 		if (found >= 0) {
-			store_game *after = load();
+			store_game *after = rig_load();
 			int seq = after->seq;
 			ck_assert_msg(after->sweep_card != BT_NO_CARD, "%s",
-			              log_line);
-			ck_assert_int_eq(answers_to(emails[seat - 1],
+			              rig.log_line);
+			ck_assert_int_eq(answers_to(rig.emails[seat - 1],
 			                            "Only you see"), 1);
 			/* the answer can be answered: its Reply-To */
 			answer_token(tok);
-			ck_assert_int_eq(deliver(emails[seat - 1], tok, "o@x",
-			                         "", "order 3 2 1"), 0);
-			ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
+			ck_assert_int_eq(deliver(rig.emails[seat - 1], tok,
+			                         "o@x", "", "order 3 2 1"),
+			                 0);
+			ck_assert_msg(rig_load()->seq == seq + 1, "%s",
+			              rig.log_line);
 			/* the answer speaks to the sweeper */
-			ck_assert_int_eq(answers_to(emails[seat - 1],
+			ck_assert_int_eq(answers_to(rig.emails[seat - 1],
 			                            "of your choosing"), 1);
-			ck_assert_int_eq(answers_to(emails[seat - 1],
+			ck_assert_int_eq(answers_to(rig.emails[seat - 1],
 			                            "their choosing"), 0);
 		}
 	}
@@ -490,7 +432,8 @@ static const char SCALE_BACK_REC[] =
 START_TEST(test_scale_back_answer_says_your_hand)
 {
 	const char *names[3] = { "Ann", "Ben", "Cy" };
-	const char *to[BT_MAX_PLAYERS] = { emails[0], emails[1], emails[2] };
+	const char *to[BT_MAX_PLAYERS] = { rig.emails[0], rig.emails[1],
+	                                   rig.emails[2] };
 	static bt_replay r;
 	static menu m;
 	store_error err;
@@ -502,11 +445,13 @@ START_TEST(test_scale_back_answer_says_your_hand)
 	bt_replay_init(&r);
 	ck_assert_msg(bt_replay_text(&r, SCALE_BACK_REC, strlen(SCALE_BACK_REC),
 	                             &gerr) == 0, "%s", gerr.why);
-	ck_assert_msg(store_import(st, &r.rec, to, game, &err) == STORE_OK,
+	ck_assert_msg(store_import(rig.st, &r.rec, to, rig.game, &err) ==
+	                  STORE_OK,
 	              "%s", err.why);
-	ck_assert_int_eq(store_set_notify(st, game, 3, STORE_NOTIFY_DIGEST,
-	                                  &err), STORE_OK);   /* as setup's */
-	g = load();
+	ck_assert_int_eq(
+	    store_set_notify(rig.st, rig.game, 3, STORE_NOTIFY_DIGEST, &err),
+	    STORE_OK); /* as setup's */
+	g = rig_load();
 	ck_assert_int_eq(g->state.turn, 3);
 	ck_assert_int_gt(menu_build(&g->state, 3, names, &m), 0);
 	for (int i = 0; i < m.n; i++)
@@ -515,14 +460,16 @@ START_TEST(test_scale_back_answer_says_your_hand)
 			pick = i;
 	ck_assert_int_ge(pick, 0);
 	seq = g->seq;
-	token_for(3, seq, tok);
+	rig_token(3, seq, tok);
 	snprintf(num, sizeof num, "%d", pick + 1);
-	ck_assert_int_eq(deliver(emails[2], tok, "sb@x", "", num), 0);
-	ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
-	ck_assert_int_eq(answers_to(emails[2], "Done: you played Scale Back: "
-	                            "took "), 1);
-	ck_assert_int_eq(answers_to(emails[2], "back into your hand."), 1);
-	ck_assert_int_eq(answers_to(emails[2], "their hand"), 0);
+	ck_assert_int_eq(deliver(rig.emails[2], tok, "sb@x", "", num), 0);
+	ck_assert_msg(rig_load()->seq == seq + 1, "%s", rig.log_line);
+	ck_assert_int_eq(answers_to(rig.emails[2],
+	                            "Done: you played Scale Back: "
+	                            "took "),
+	                 1);
+	ck_assert_int_eq(answers_to(rig.emails[2], "back into your hand."), 1);
+	ck_assert_int_eq(answers_to(rig.emails[2], "their hand"), 0);
 }
 END_TEST
 
@@ -534,34 +481,41 @@ END_TEST
 START_TEST(test_answers_to_an_address_are_capped)
 {
 	char tok[REPLY_TOKEN_SIZE], id[32];
-	int seq = load()->seq;
+	int seq = rig_load()->seq;
 
-	token_for(1, seq, tok);
+	rig_token(1, seq, tok);
 	for (int i = 0; i < STORE_ANSWERS_PER_DAY + 5; i++) {
 		snprintf(id, sizeof id, "loop%d@x", i);
-		ck_assert_int_eq(deliver(emails[0], tok, id, "",
+		ck_assert_int_eq(deliver(rig.emails[0], tok, id, "",
 		                         "thanks, got it"), 0);
 	}
-	ck_assert_int_eq(answers_to(emails[0], ""), STORE_ANSWERS_PER_DAY);
-	ck_assert_msg(strstr(log_line, "no answer") != NULL, "%s", log_line);
+	ck_assert_int_eq(answers_to(rig.emails[0], ""), STORE_ANSWERS_PER_DAY);
+	ck_assert_msg(strstr(rig.log_line, "no answer") != NULL, "%s",
+	              rig.log_line);
 	/* a move is made, and answered */
-	ck_assert_int_eq(deliver(emails[0], tok, "move@x", "", "1"), 0);
-	ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
-	ck_assert_msg(strstr(log_line, "no answer") == NULL, "%s", log_line);
-	ck_assert_int_eq(answers_to(emails[0], ""), STORE_ANSWERS_PER_DAY + 1);
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "move@x", "", "1"), 0);
+	ck_assert_msg(rig_load()->seq == seq + 1, "%s", rig.log_line);
+	ck_assert_msg(strstr(rig.log_line, "no answer") == NULL, "%s",
+	              rig.log_line);
+	ck_assert_int_eq(answers_to(rig.emails[0], ""),
+	                 STORE_ANSWERS_PER_DAY + 1);
 	/* and a reply to an old email is one that does nothing */
-	ck_assert_int_eq(deliver(emails[0], tok, "old@x", "", "1"), 0);
-	ck_assert_msg(strstr(log_line, "no answer") != NULL, "%s", log_line);
-	ck_assert_int_eq(answers_to(emails[0], ""), STORE_ANSWERS_PER_DAY + 1);
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "old@x", "", "1"), 0);
+	ck_assert_msg(strstr(rig.log_line, "no answer") != NULL, "%s",
+	              rig.log_line);
+	ck_assert_int_eq(answers_to(rig.emails[0], ""),
+	                 STORE_ANSWERS_PER_DAY + 1);
 	/* other seats are answered as before */
-	token_for(2, seq + 1, tok);
-	ck_assert_int_eq(deliver(emails[1], tok, "ben@x", "", "hello"), 0);
-	ck_assert_int_eq(answers_to(emails[1], ""), 1);
+	rig_token(2, seq + 1, tok);
+	ck_assert_int_eq(deliver(rig.emails[1], tok, "ben@x", "", "hello"), 0);
+	ck_assert_int_eq(answers_to(rig.emails[1], ""), 1);
 	/* a day later, answers again */
-	fixture_clock(T0 + STORE_LIMIT_DAY + 1);
-	token_for(1, seq + 1, tok);
-	ck_assert_int_eq(deliver(emails[0], tok, "later@x", "", "hello"), 0);
-	ck_assert_int_eq(answers_to(emails[0], ""), STORE_ANSWERS_PER_DAY + 2);
+	fixture_clock(REPLY_RIG_T0 + STORE_LIMIT_DAY + 1);
+	rig_token(1, seq + 1, tok);
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "later@x", "", "hello"),
+	                 0);
+	ck_assert_int_eq(answers_to(rig.emails[0], ""),
+	                 STORE_ANSWERS_PER_DAY + 2);
 }
 END_TEST
 
@@ -573,41 +527,42 @@ START_TEST(test_answers_keep_the_thread)
 	static bt_action legal[BT_MAX_LEGAL];
 	char tok[REPLY_TOKEN_SIZE];
 	store_error err;
-	int seq = load()->seq;
+	int seq = rig_load()->seq;
 
-	token_for(1, seq, tok);
-	ck_assert_int_eq(deliver(emails[0], tok, "k1@x", "", "1"), 0);
-	ck_assert_int_ne(load()->state.turn, 1);
-	ck_assert_int_eq(answers_to(emails[0], "Done: you "), 1);
-	ck_assert_int_eq(answers_to(emails[0], "lines starting say:"), 1);
+	rig_token(1, seq, tok);
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "k1@x", "", "1"), 0);
+	ck_assert_int_ne(rig_load()->state.turn, 1);
+	ck_assert_int_eq(answers_to(rig.emails[0], "Done: you "), 1);
+	ck_assert_int_eq(answers_to(rig.emails[0], "lines starting say:"), 1);
 	answer_token(tok);
-	ck_assert_int_eq(deliver(emails[0], tok, "k2@x", "", "say: over to "
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "k2@x", "", "say: over to "
 	                         "you"), 0);
-	ck_assert_int_eq(sql_value("SELECT count(*) FROM chat WHERE seat = 1"),
-	                 1);
+	ck_assert_int_eq(
+	    rig_sql_value("SELECT count(*) FROM chat WHERE seat = 1"), 1);
 	/* that answer ("it is Ben's turn now") keeps it too */
-	ck_assert_int_eq(answers_to(emails[0], "lines starting say:"), 2);
+	ck_assert_int_eq(answers_to(rig.emails[0], "lines starting say:"), 2);
 	/* the game played to its end; a reply to it is told so, and may
 	 * still talk */
-	for (int moves = 0; load()->state.status == BT_PLAYING; moves++) {
-		store_game *g = load();
+	for (int moves = 0; rig_load()->state.status == BT_PLAYING; moves++) {
+		store_game *g = rig_load();
 		int n = bt_legal(&g->state, legal, BT_MAX_LEGAL);
 		ck_assert_int_lt(moves, 3000);
 		ck_assert_int_gt(n, 0);
-		ck_assert_msg(store_append(st, game, g->seq, &legal[moves % n],
-		              NULL, NULL, NULL, &err) == STORE_OK, "%s",
-		              err.why);
+		ck_assert_msg(store_append(rig.st, rig.game, g->seq,
+		                           &legal[moves % n], NULL, NULL, NULL,
+		                           &err) == STORE_OK,
+		              "%s", err.why);
 	}
 	answer_token(tok);
-	ck_assert_int_eq(deliver(emails[0], tok, "k3@x", "", "1\nsay: gg"),
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "k3@x", "", "1\nsay: gg"),
 	                 0);
-	ck_assert_int_eq(answers_to(emails[0], "That game is over"), 1);
-	ck_assert_int_eq(answers_to(emails[0], "lines starting say:"), 3);
+	ck_assert_int_eq(answers_to(rig.emails[0], "That game is over"), 1);
+	ck_assert_int_eq(answers_to(rig.emails[0], "lines starting say:"), 3);
 	answer_token(tok);
-	ck_assert_int_eq(deliver(emails[0], tok, "k4@x", "", "say: again?"),
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "k4@x", "", "say: again?"),
 	                 0);
-	ck_assert_int_eq(sql_value("SELECT count(*) FROM chat WHERE seat = 1"),
-	                 3);
+	ck_assert_int_eq(
+	    rig_sql_value("SELECT count(*) FROM chat WHERE seat = 1"), 3);
 }
 END_TEST
 
@@ -618,15 +573,15 @@ static void token_in(const char *id, int seat, int seq,
 	static store_game g;
 	store_error err;
 
-	ck_assert_msg(store_load(st, id, &g, &err) == STORE_OK, "%s",
+	ck_assert_msg(store_load(rig.st, id, &g, &err) == STORE_OK, "%s",
 	              err.why);
 	reply_token t = { .seat = seat, .seq16 = (unsigned)seq & 0xffff,
 	                  .gen16 = (unsigned)g.seats[seat - 1].token_gen &
 	                           0xffff,
-	                  .expires_day = T0 / 86400 + 30 };
+	                  .expires_day = REPLY_RIG_T0 / 86400 + 30 };
 
 	snprintf(t.game_id, sizeof t.game_id, "%s", id);
-	ck_assert_int_eq(reply_token_make(&keys, &t, out), TOKEN_OK);
+	ck_assert_int_eq(reply_token_make(&rig.keys, &t, out), TOKEN_OK);
 }
 
 /* A reply is one email for one seat of one game: a Message-ID another
@@ -637,29 +592,31 @@ START_TEST(test_a_message_id_is_kept_per_game_and_seat)
 	store_new_game ng = { .players = 3, .first = 1, .seed = "43" };
 	char tok[REPLY_TOKEN_SIZE], other[STORE_ID_LEN + 1];
 	store_error err;
-	int seq = load()->seq;
+	int seq = rig_load()->seq;
 
 	for (int s = 0; s < 3; s++)
-		ng.emails[s] = emails[s];
-	ck_assert_msg(store_create(st, &ng, other, &err) == STORE_OK, "%s",
+		ng.emails[s] = rig.emails[s];
+	ck_assert_msg(store_create(rig.st, &ng, other, &err) == STORE_OK, "%s",
 	              err.why);
 	/* Ben, a token holder of this game, sends Ann's Message-ID first */
-	token_for(2, seq, tok);
-	ck_assert_int_eq(deliver(emails[1], tok, "same@x", "", "say: hi"), 0);
+	rig_token(2, seq, tok);
+	ck_assert_int_eq(deliver(rig.emails[1], tok, "same@x", "", "say: hi"),
+	                 0);
 	/* Ann, in the other game, used it too */
 	token_in(other, 1, 0, tok);
-	ck_assert_int_eq(deliver(emails[0], tok, "same@x", "", "say: hi"), 0);
-	ck_assert_int_eq(sql_value("SELECT count(*) FROM chat"), 2);
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "same@x", "", "say: hi"),
+	                 0);
+	ck_assert_int_eq(rig_sql_value("SELECT count(*) FROM chat"), 2);
 	/* Ann's real move with it is made */
-	token_for(1, seq, tok);
-	ck_assert_int_eq(deliver(emails[0], tok, "same@x", "", "1"), 0);
-	ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
+	rig_token(1, seq, tok);
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "same@x", "", "1"), 0);
+	ck_assert_msg(rig_load()->seq == seq + 1, "%s", rig.log_line);
 	/* and delivered again, it is handled before */
 	long long before = answers();
-	ck_assert_int_eq(deliver(emails[0], tok, "same@x", "", "1"), 0);
-	ck_assert_msg(strstr(log_line, "handled before") != NULL, "%s",
-	              log_line);
-	ck_assert_int_eq(load()->seq, seq + 1);
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "same@x", "", "1"), 0);
+	ck_assert_msg(strstr(rig.log_line, "handled before") != NULL, "%s",
+	              rig.log_line);
+	ck_assert_int_eq(rig_load()->seq, seq + 1);
 	ck_assert_int_eq(answers(), before);
 }
 END_TEST
@@ -669,26 +626,26 @@ END_TEST
 START_TEST(test_long_message_ids_do_not_collide)
 {
 	char tok[REPLY_TOKEN_SIZE], a[320], b[320];
-	int seq = load()->seq;
+	int seq = rig_load()->seq;
 
 	memset(a, 'a', 300);
 	memcpy(a + 300, "1@x", 4);
 	memcpy(b, a, sizeof b);
 	b[300] = '2';
-	token_for(1, seq, tok);
-	ck_assert_int_eq(deliver(emails[0], tok, a, "", "say: first"), 0);
-	ck_assert_int_eq(sql_value("SELECT count(*) FROM chat"), 1);
-	ck_assert_int_eq(deliver(emails[0], tok, b, "", "1"), 0);
-	ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
+	rig_token(1, seq, tok);
+	ck_assert_int_eq(deliver(rig.emails[0], tok, a, "", "say: first"), 0);
+	ck_assert_int_eq(rig_sql_value("SELECT count(*) FROM chat"), 1);
+	ck_assert_int_eq(deliver(rig.emails[0], tok, b, "", "1"), 0);
+	ck_assert_msg(rig_load()->seq == seq + 1, "%s", rig.log_line);
 	/* each again: handled before */
-	ck_assert_int_eq(deliver(emails[0], tok, b, "", "1"), 0);
-	ck_assert_msg(strstr(log_line, "handled before") != NULL, "%s",
-	              log_line);
-	ck_assert_int_eq(deliver(emails[0], tok, a, "", "say: first"), 0);
-	ck_assert_msg(strstr(log_line, "handled before") != NULL, "%s",
-	              log_line);
-	ck_assert_int_eq(sql_value("SELECT count(*) FROM chat"), 1);
-	ck_assert_int_eq(load()->seq, seq + 1);
+	ck_assert_int_eq(deliver(rig.emails[0], tok, b, "", "1"), 0);
+	ck_assert_msg(strstr(rig.log_line, "handled before") != NULL, "%s",
+	              rig.log_line);
+	ck_assert_int_eq(deliver(rig.emails[0], tok, a, "", "say: first"), 0);
+	ck_assert_msg(strstr(rig.log_line, "handled before") != NULL, "%s",
+	              rig.log_line);
+	ck_assert_int_eq(rig_sql_value("SELECT count(*) FROM chat"), 1);
+	ck_assert_int_eq(rig_load()->seq, seq + 1);
 }
 END_TEST
 
@@ -697,7 +654,7 @@ static Suite *inbound_act_suite(void)
 	Suite *s = suite_create("inbound_act");
 	TCase *tc = tcase_create("replies");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, setup, rig_close);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_a_number_moves_once);
 	tcase_add_test(tc, test_words_move);

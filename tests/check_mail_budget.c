@@ -15,90 +15,18 @@
 #include <sodium.h>
 #include <sqlite3.h>
 
-#include "compose.h"
-#include "fixture.h"
-#include "inbound_act.h"
-#include "reply.h"
-#include "store.h"
+#include "reply_rig.h"
 #include "store_limits.h"
-
-enum { T0 = 1700000000 };
-
-static char dir[FIXTURE_PATH_MAX], path[FIXTURE_PATH_MAX];
-static store *st;
-static token_keys keys;
-static compose_ctx compose;
-static inbound_cfg cfg;
-static char game[STORE_ID_LEN + 1];
-static char log_line[512];
-static const char *const emails[] = { "ann@example.org", "ben@example.org",
-                                      "cy@example.org" };
 
 static void setup(void)
 {
-	static const unsigned char master[TOKEN_KEY_BYTES] = { 7, 7, 7 };
-	store_new_game ng = { .players = 3, .first = 1, .seed = "42" };
-	store_error err;
-
-	ck_assert_int_ge(sodium_init(), 0);
-	fixture_scratch("budget", dir, path);
-	st = fixture_open(path);
-	fixture_clock(T0);
-	token_keys_derive(master, &keys);
-	compose = (compose_ctx){ .st = st, .keys = &keys,
-	                          .base_url = "http://bt.example/" };
-	ck_assert_int_eq(compose_reply_address(&compose, "play@bt.example"), 0);
-	cfg = (inbound_cfg){ .st = st, .compose = &compose, .keys = &keys,
-	                     .reply_local = "play", .trust_authserv = "",
-	                     .now = T0 };
-	ng.names[0] = "Ann";
-	ng.names[1] = "Ben";
-	ng.names[2] = "Cy";
-	for (int s = 0; s < 3; s++)
-		ng.emails[s] = emails[s];
-	ck_assert_msg(store_create(st, &ng, game, &err) == STORE_OK, "%s",
-	              err.why);
-}
-
-static void teardown(void)
-{
-	store_close(st);
-	fixture_remove(dir);
-	fixture_clock(0);
-}
-
-static long long sql_value(const char *sql)
-{
-	return fixture_sql_value(path, sql);
+	rig_open("budget");
 }
 
 static void set_clock(int64_t t)
 {
 	fixture_clock(t);
-	cfg.now = t;
-}
-
-static store_game *load(void)
-{
-	static store_game g;
-	store_error err;
-
-	ck_assert_msg(store_load(st, game, &g, &err) == STORE_OK, "%s",
-	              err.why);
-	return &g;
-}
-
-/* The token of seat's reply address as its turn email at seq has it. */
-static void token_for(int seat, int seq, char out[REPLY_TOKEN_SIZE])
-{
-	store_game *g = load();
-	reply_token t = { .seat = seat, .seq16 = (unsigned)seq & 0xffff,
-	                  .gen16 = (unsigned)g->seats[seat - 1].token_gen &
-	                           0xffff,
-	                  .expires_day = T0 / 86400 + 30 };
-
-	snprintf(t.game_id, sizeof t.game_id, "%s", game);
-	ck_assert_int_eq(reply_token_make(&keys, &t, out), TOKEN_OK);
+	rig.cfg.now = t;
 }
 
 /* A plain reply from from to play+TOKEN@ with that Subject. */
@@ -113,7 +41,8 @@ static int deliver(const char *from, const char *token, const char *id,
 	                 from, token, subject, id, body);
 
 	ck_assert_int_lt(n, (int)sizeof raw);
-	return inbound_act(&cfg, raw, (size_t)n, log_line, sizeof log_line);
+	return inbound_act(&rig.cfg, raw, (size_t)n, rig.log_line,
+	                   sizeof rig.log_line);
 }
 
 /* Emails to address to in the outbox: queued (or sent), or dropped. */
@@ -123,7 +52,7 @@ static long long queued_to(const char *to)
 
 	snprintf(sql, sizeof sql, "SELECT count(*) FROM outbox WHERE "
 	         "lower(recipient) = lower('%s') AND dropped IS NULL", to);
-	return sql_value(sql);
+	return rig_sql_value(sql);
 }
 
 static long long dropped_to(const char *to, const char *why)
@@ -133,7 +62,7 @@ static long long dropped_to(const char *to, const char *why)
 	snprintf(sql, sizeof sql, "SELECT count(*) FROM outbox WHERE "
 	         "lower(recipient) = lower('%s') AND dropped IS NOT NULL "
 	         "AND last_error LIKE '%%%s%%'", to, why);
-	return sql_value(sql);
+	return rig_sql_value(sql);
 }
 
 /* The Subject of the newest email to to (the test fails if none). */
@@ -142,7 +71,7 @@ static void newest_subject(const char *to, char *out, size_t cap)
 	sqlite3 *db;
 	sqlite3_stmt *q;
 
-	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_open(rig.path, &db), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT subject FROM outbox "
 	                 "WHERE recipient = ?1 ORDER BY id DESC LIMIT 1", -1,
 	                 &q, NULL), SQLITE_OK);
@@ -160,23 +89,23 @@ static void newest_subject(const char *to, char *out, size_t cap)
 START_TEST(test_talk_replies_are_answered_a_bounded_number_of_times)
 {
 	char tok[REPLY_TOKEN_SIZE], id[32], body[64];
-	int seq = load()->seq;
+	int seq = rig_load()->seq;
 
-	token_for(1, seq, tok);
+	rig_token(1, seq, tok);
 	for (int i = 0; i < 180; i++) {
-		set_clock(T0 + 10 * i);
+		set_clock(REPLY_RIG_T0 + 10 * i);
 		snprintf(id, sizeof id, "say%d@x", i);
 		snprintf(body, sizeof body, "say: line %d", i);
-		ck_assert_int_eq(deliver(emails[0], tok, id, "Re: hello",
+		ck_assert_int_eq(deliver(rig.emails[0], tok, id, "Re: hello",
 		                         body), 0);
 	}
-	long long answered = queued_to(emails[0]);
+	long long answered = queued_to(rig.emails[0]);
 	printf("answers to one address from 180 say-replies: %lld\n",
 	       answered);
 	ck_assert_int_le(answered, STORE_ANSWERS_PER_DAY);
 	ck_assert_int_gt(answered, 0);
 	/* the talk itself went to the table, as its rate limit allows */
-	ck_assert_int_gt(sql_value("SELECT count(*) FROM chat"),
+	ck_assert_int_gt(rig_sql_value("SELECT count(*) FROM chat"),
 	                 STORE_ANSWERS_PER_DAY);
 }
 END_TEST
@@ -195,38 +124,41 @@ START_TEST(test_every_email_to_an_address_counts_toward_one_budget)
 	store_error err;
 	store_mail m;
 
-	store_set_limits(st, &lim);
+	store_set_limits(rig.st, &lim);
 	for (int hour = 0; hour < 4; hour++)
 		for (int i = 0; i < 40; i++) {
-			set_clock(T0 + hour * 2 * STORE_LIMIT_HOUR + i);
+			set_clock(REPLY_RIG_T0 + hour * 2 * STORE_LIMIT_HOUR + i);
 			memset(&m, 0, sizeof m);
 			snprintf(m.kind, sizeof m.kind, "%s", kinds[i % 6]);
 			snprintf(m.to, sizeof m.to, "%s", spelled[i % 3]);
 			snprintf(m.subject, sizeof m.subject, "Buffer Time");
 			snprintf(m.body, sizeof m.body, "mail %d", i);
-			ck_assert_msg(store_queue_mail(st, game, &m, &err) ==
-			              STORE_OK, "%s", err.why);
+			ck_assert_msg(store_queue_mail(rig.st, rig.game, &m,
+			                               &err) == STORE_OK,
+			              "%s", err.why);
 		}
 	/* 10 in each of the first two hours, 5 in the third (25 a day),
 	 * none in the fourth: the rest are kept, dropped, saying why */
 	static const char ann[] = "SELECT count(*) FROM outbox WHERE "
 	                          "dropped IS NULL AND lower(recipient) "
 	                          "LIKE 'ann%'";
-	ck_assert_int_eq(sql_value(ann), 25);
-	ck_assert_int_eq(sql_value("SELECT count(*) FROM outbox WHERE "
+	ck_assert_int_eq(rig_sql_value(ann), 25);
+	ck_assert_int_eq(rig_sql_value("SELECT count(*) FROM outbox WHERE "
 	                           "dropped IS NOT NULL AND last_error LIKE "
 	                           "'%most%'"), 160 - 25);
 	/* another address has its own budget */
 	memset(&m, 0, sizeof m);
 	snprintf(m.kind, sizeof m.kind, "turn");
-	snprintf(m.to, sizeof m.to, "%s", emails[1]);
-	ck_assert_int_eq(store_queue_mail(st, game, &m, &err), STORE_OK);
-	ck_assert_int_eq(queued_to(emails[1]), 1);
+	snprintf(m.to, sizeof m.to, "%s", rig.emails[1]);
+	ck_assert_int_eq(store_queue_mail(rig.st, rig.game, &m, &err),
+	                 STORE_OK);
+	ck_assert_int_eq(queued_to(rig.emails[1]), 1);
 	/* a day after the first, the address has its budget again */
-	set_clock(T0 + STORE_LIMIT_DAY + 7 * STORE_LIMIT_HOUR);
-	snprintf(m.to, sizeof m.to, "%s", emails[0]);
-	ck_assert_int_eq(store_queue_mail(st, game, &m, &err), STORE_OK);
-	ck_assert_int_eq(sql_value(ann), 26);
+	set_clock(REPLY_RIG_T0 + STORE_LIMIT_DAY + 7 * STORE_LIMIT_HOUR);
+	snprintf(m.to, sizeof m.to, "%s", rig.emails[0]);
+	ck_assert_int_eq(store_queue_mail(rig.st, rig.game, &m, &err),
+	                 STORE_OK);
+	ck_assert_int_eq(rig_sql_value(ann), 26);
 }
 END_TEST
 
@@ -237,22 +169,22 @@ START_TEST(test_answers_stay_within_the_budget)
 {
 	store_limits lim = { .mails_per_hour = 12, .mails_per_day = 30 };
 	char tok[REPLY_TOKEN_SIZE], id[32];
-	int seq = load()->seq;
+	int seq = rig_load()->seq;
 
-	store_set_limits(st, &lim);
-	token_for(1, seq, tok);
+	store_set_limits(rig.st, &lim);
+	rig_token(1, seq, tok);
 	for (int i = 0; i < 100; i++) {
-		set_clock(T0 + 60 * i);
+		set_clock(REPLY_RIG_T0 + 60 * i);
 		snprintf(id, sizeof id, "many%d@x", i);
-		ck_assert_int_eq(deliver(emails[0], tok, id, "Re: hello",
+		ck_assert_int_eq(deliver(rig.emails[0], tok, id, "Re: hello",
 		                         i % 2 ? "say: hi" : "thanks"), 0);
 	}
 	/* 12 in the first hour; in the second the answers' own daily cap
 	 * (STORE_ANSWERS_PER_DAY) may end them first */
-	long long queued = queued_to(emails[0]);
+	long long queued = queued_to(rig.emails[0]);
 	ck_assert_int_ge(queued, 12);
 	ck_assert_int_le(queued, 24);
-	ck_assert_int_gt(dropped_to(emails[0], "most"), 0);
+	ck_assert_int_gt(dropped_to(rig.emails[0], "most"), 0);
 }
 END_TEST
 
@@ -263,30 +195,32 @@ START_TEST(test_no_email_means_no_answer)
 	char tok[REPLY_TOKEN_SIZE];
 	store_error err;
 	store_mail m;
-	int seq = load()->seq;
+	int seq = rig_load()->seq;
 
-	ck_assert_int_eq(store_set_notify(st, game, 1, STORE_NOTIFY_NONE,
-	                                  &err), STORE_OK);
-	token_for(1, seq, tok);
-	ck_assert_int_eq(deliver(emails[0], tok, "n1@x", "Re: hi",
+	ck_assert_int_eq(
+	    store_set_notify(rig.st, rig.game, 1, STORE_NOTIFY_NONE, &err),
+	    STORE_OK);
+	rig_token(1, seq, tok);
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "n1@x", "Re: hi",
 	                         "say: hello"), 0);
-	ck_assert_int_eq(deliver(emails[0], tok, "n2@x", "Re: hi",
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "n2@x", "Re: hi",
 	                         "thanks"), 0);
-	ck_assert_int_eq(deliver(emails[0], tok, "n3@x", "Re: hi",
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "n3@x", "Re: hi",
 	                         "no such move"), 0);
 	ck_assert_int_eq(deliver("mallory@evil.example", tok, "n4@x",
 	                         "Re: hi", "1"), 0);
-	ck_assert_int_eq(deliver(emails[0], tok, "n5@x", "Re: hi", "1"), 0);
-	ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "n5@x", "Re: hi", "1"), 0);
+	ck_assert_msg(rig_load()->seq == seq + 1, "%s", rig.log_line);
 	/* any other kind queued for the seat */
 	memset(&m, 0, sizeof m);
 	m.seat = 1;
 	snprintf(m.kind, sizeof m.kind, "nudge");
-	snprintf(m.to, sizeof m.to, "%s", emails[0]);
-	ck_assert_int_eq(store_queue_mail(st, game, &m, &err), STORE_OK);
-	ck_assert_int_eq(queued_to(emails[0]), 0);
+	snprintf(m.to, sizeof m.to, "%s", rig.emails[0]);
+	ck_assert_int_eq(store_queue_mail(rig.st, rig.game, &m, &err),
+	                 STORE_OK);
+	ck_assert_int_eq(queued_to(rig.emails[0]), 0);
 	/* the others are mailed as before */
-	ck_assert_int_gt(queued_to(emails[1]), 0);
+	ck_assert_int_gt(queued_to(rig.emails[1]), 0);
 }
 END_TEST
 
@@ -295,34 +229,37 @@ END_TEST
 START_TEST(test_answers_have_our_subject)
 {
 	char tok[REPLY_TOKEN_SIZE], ours[256], re[300], got[256];
-	int seq = load()->seq;
+	int seq = rig_load()->seq;
 
-	token_for(1, seq, tok);
-	ck_assert_int_eq(deliver(emails[0], tok, "s1@x", "Re: Cheap pills at "
-	                         "evil.example", "say: hi"), 0);
-	newest_subject(emails[0], got, sizeof got);
+	rig_token(1, seq, tok);
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "s1@x",
+	                         "Re: Cheap pills at "
+	                         "evil.example",
+	                         "say: hi"),
+	                 0);
+	newest_subject(rig.emails[0], got, sizeof got);
 	ck_assert_msg(strstr(got, "pills") == NULL, "answered as '%s'", got);
 	ck_assert_msg(strncmp(got, "Re: Buffer Time", 15) == 0,
 	              "answered as '%s'", got);
 	/* Ann moves; Ben's turn email is ours, and his reply to it is
 	 * answered in its thread, however many Re: it has */
-	ck_assert_int_eq(deliver(emails[0], tok, "s2@x", "Re: hi", "1"), 0);
-	ck_assert_msg(load()->seq == seq + 1, "%s", log_line);
-	newest_subject(emails[1], ours, sizeof ours);
+	ck_assert_int_eq(deliver(rig.emails[0], tok, "s2@x", "Re: hi", "1"), 0);
+	ck_assert_msg(rig_load()->seq == seq + 1, "%s", rig.log_line);
+	newest_subject(rig.emails[1], ours, sizeof ours);
 	ck_assert_msg(strncmp(ours, "Buffer Time:", 12) == 0, "%s", ours);
-	token_for(2, seq + 1, tok);
+	rig_token(2, seq + 1, tok);
 	snprintf(re, sizeof re, "Re: %s", ours);
-	ck_assert_int_eq(deliver(emails[1], tok, "s3@x", re, "say: hi"), 0);
-	newest_subject(emails[1], got, sizeof got);
+	ck_assert_int_eq(deliver(rig.emails[1], tok, "s3@x", re, "say: hi"), 0);
+	newest_subject(rig.emails[1], got, sizeof got);
 	ck_assert_str_eq(got, re);
 	snprintf(re, sizeof re, "RE: Re: %s", ours);
-	ck_assert_int_eq(deliver(emails[1], tok, "s4@x", re, "say: ho"), 0);
-	newest_subject(emails[1], got, sizeof got);
+	ck_assert_int_eq(deliver(rig.emails[1], tok, "s4@x", re, "say: ho"), 0);
+	newest_subject(rig.emails[1], got, sizeof got);
 	ck_assert_str_eq(got + 4, ours);
 	/* one of ours with words added is not */
 	snprintf(re, sizeof re, "Re: %s at evil.example", ours);
-	ck_assert_int_eq(deliver(emails[1], tok, "s5@x", re, "say: hu"), 0);
-	newest_subject(emails[1], got, sizeof got);
+	ck_assert_int_eq(deliver(rig.emails[1], tok, "s5@x", re, "say: hu"), 0);
+	newest_subject(rig.emails[1], got, sizeof got);
 	ck_assert_msg(strstr(got, "evil") == NULL, "answered as '%s'", got);
 }
 END_TEST
@@ -332,7 +269,7 @@ static Suite *mail_budget_suite(void)
 	Suite *s = suite_create("mail_budget");
 	TCase *tc = tcase_create("budget");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, setup, rig_close);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc,
 	               test_talk_replies_are_answered_a_bounded_number_of_times);

@@ -25,9 +25,11 @@ LDADD = tests/libcheckhelp.a mail/libinbound.a words/libwords.a \
 tests_check_review_chart_LDADD = $(LDADD) $(XML_LIBS)
 
 # What several tests share: a game rigged to a chosen deal (rig.h) and a
-# database file of their own (fixture.h).
+# database file of their own (fixture.h), a game to reply to by email
+# (reply_rig.h).
 check_LIBRARIES = tests/libcheckhelp.a
 tests_libcheckhelp_a_SOURCES = tests/rig.c tests/rig.h \
+	tests/reply_rig.c tests/reply_rig.h \
 	tests/fixture.c tests/fixture.h
 
 UNIT_TESTS = \
