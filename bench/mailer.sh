@@ -1,5 +1,5 @@
 #!/bin/sh
-# mailer.sh - how fast `buffertime mailer --once` drains a full outbox:
+# mailer.sh - how fast `buffertime worker --once` drains a full outbox:
 # BENCH_MAILS (10000) emails queued in a real SQLite file (by
 # tests/maildrive: seat emails of ~1.5 KB, UTF-8 subjects), then one
 # round through bench/fake_sendmail, a sendmail that reads the message
@@ -49,7 +49,7 @@ one_run() {
 	rm -rf "$tmp/db" "$tmp/db-wal" "$tmp/db-shm" "$tmp/folder"
 	"$drive" queue "$tmp/db" "$mails" >/dev/null || die "maildrive failed"
 	t0=$(date +%s%N)
-	"$tool" mailer --db "$tmp/db" --key-file "$tmp/key" \
+	"$tool" worker --db "$tmp/db" --key-file "$tmp/key" \
 		--base-url https://bt.example/ --mail-from bt@example.org \
 		--once "$@" 2>"$tmp/err" || die "the mailer failed: $(tail -n 2 "$tmp/err")"
 	t1=$(date +%s%N)

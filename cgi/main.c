@@ -38,7 +38,7 @@ static const char usage[] =
 	"                  passed by spawn-fcgi) or systemd (socket activation)\n"
 	"The settings file holds 'key = value' lines: base_url, db, key_file,\n"
 	"listen, workers, templates, mail_from, synchronous (and sendmail,\n"
-	"mail_dir, mail_timeout, mail_poll, which only `buffertime mailer`\n"
+	"mail_dir, mail_timeout, mail_poll, which only `buffertime worker`\n"
 	"uses).  Flags override it.\n";
 
 /* Command-line flags and the setting each one sets. */

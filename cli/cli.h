@@ -15,7 +15,7 @@ int cmd_new(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_admin(int argc, char **argv);
-int cmd_mailer(int argc, char **argv);
+int cmd_worker(int argc, char **argv);
 int cmd_inbound(int argc, char **argv);
 int cmd_review(int argc, char **argv);
 

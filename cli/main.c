@@ -22,10 +22,9 @@ static const struct {
 	{ "play", cmd_play, "play [--players N] [--first K] [--seed HEX]" },
 	{ "admin", cmd_admin, "admin [--db FILE] create|list|show|export|import"
 	                      "|revoke|backup|check|mail ..." },
-	{ "mailer", cmd_mailer, "mailer [--config FILE] [--db FILE] [--once]"
-	                        " ... (mailer --help)" },
-	{ "worker", cmd_mailer, "worker ...: the mailer, by the name of what"
-	                        " it does too (bot turns)" },
+	{ "worker", cmd_worker, "worker [--config FILE] [--db FILE] [--once]"
+	                        " ... (worker --help)" },
+	{ "mailer", cmd_worker, "mailer ...: the worker by its old name" },
 	{ "inbound", cmd_inbound, "inbound [--config FILE] [--db FILE] <EMAIL"
 	                          ": a reply, as an MTA delivers it" },
 };

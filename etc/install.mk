@@ -12,7 +12,7 @@ examplesdir = $(docdir)/examples
 examples_DATA = \
 	etc/buffertime.conf etc/nginx-site.conf \
 	etc/buffertime-fcgi.socket etc/buffertime-fcgi.service \
-	etc/buffertime-mailer.service \
+	etc/buffertime-worker.service \
 	etc/buffertime-backup.service etc/postfix-buffertime.cf
 dist_examples_DATA = etc/buffertime-backup.timer
 dist_doc_DATA = README.md
@@ -46,7 +46,7 @@ etc/buffertime-fcgi.socket: $(srcdir)/etc/buffertime-fcgi.socket.in Makefile
 	$(etc_make)
 etc/buffertime-fcgi.service: $(srcdir)/etc/buffertime-fcgi.service.in Makefile
 	$(etc_make)
-etc/buffertime-mailer.service: $(srcdir)/etc/buffertime-mailer.service.in Makefile
+etc/buffertime-worker.service: $(srcdir)/etc/buffertime-worker.service.in Makefile
 	$(etc_make)
 etc/buffertime-backup.service: $(srcdir)/etc/buffertime-backup.service.in Makefile
 	$(etc_make)

@@ -104,8 +104,9 @@ static int courier_acked(int fd)
 	}
 }
 
-/* Makes the mark the mailer did not confirm: runs `buffertime mailer
- * --courier-mark` (courier_mark_main) in place of the courier, a fresh
+/* Makes the mark the mailer did not confirm: runs `buffertime worker
+ * --courier-mark` (courier_mark_main; `mailer`, the old name, runs it
+ * too, for the couriers of a worker started before the rename) in place of the courier, a fresh
  * process.  Not here: SQLite's state that fork copied from the mailer
  * (its open files, locks and shared-memory index, by inode) is not
  * safe to open the database with, even on a new connection; marks so
@@ -117,7 +118,7 @@ _Noreturn static void courier_mark(const courier_job *j,
                                    const courier_outcome *out)
 {
 	static char db[DB_PATH_BYTES], why[SEND_WHY_MAX];
-	char id[24], prog[] = "buffertime", cmd[] = "mailer",
+	char id[24], prog[] = "buffertime", cmd[] = "worker",
 	     flag[] = COURIER_MARK_FLAG, state[8];
 	char *argv[] = { prog, cmd, flag, db, id, state, why, NULL };
 
@@ -130,7 +131,7 @@ _Noreturn static void courier_mark(const courier_job *j,
 	if (j->self != NULL && j->db != NULL &&
 	    (j->lock_fd < 0 || fcntl(j->lock_fd, F_SETFD, 0) == 0))
 		execv(j->self, argv);
-	fprintf(j->log, "buffertime mailer: email %lld: its courier "
+	fprintf(j->log, "buffertime worker: email %lld: its courier "
 	        "cannot run %s to mark it %s: %s\n", (long long)o->id,
 	        j->self != NULL ? j->self : "(none)", state, strerror(errno));
 	fflush(j->log);
@@ -169,7 +170,7 @@ int courier_mark_main(int argc, char **argv, FILE *log)
 
 	if (id < 1 || id == LLONG_MAX || end == NULL || *end != '\0' ||
 	    (!sent && strcmp(argv[3], "failed") != 0)) {
-		fprintf(log, "usage: buffertime mailer %s DB ID sent|failed "
+		fprintf(log, "usage: buffertime worker %s DB ID sent|failed "
 		        "WHY\n", COURIER_MARK_FLAG);
 		return 2;
 	}
@@ -178,11 +179,11 @@ int courier_mark_main(int argc, char **argv, FILE *log)
 		rc = sent ? courier_mark_sent(s, id, &e)
 		          : store_outbox_failed(s, id, argv[4], &e);
 	if (rc == STORE_OK)
-		fprintf(log, "buffertime mailer: email %lld: %s by its courier "
+		fprintf(log, "buffertime worker: email %lld: %s by its courier "
 		        "(no word from the mailer)%s%s\n", id, sent ? "marked "
 		        "sent" : "failure noted", sent ? "" : ": ", argv[4]);
 	else if (rc != STORE_NOT_FOUND)
-		fprintf(log, "buffertime mailer: email %lld: its courier could "
+		fprintf(log, "buffertime worker: email %lld: its courier could "
 		        "not mark it: %s: %s\n", id, store_rc_name(e.rc), e.why);
 	fflush(log);
 	store_close(s);

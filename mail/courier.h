@@ -8,7 +8,7 @@
  * it went in one write, and waits a few seconds for one byte: the
  * mailer's word that its mark (sent, or failed) is committed.  Without
  * that word (the mailer died before or after its commit) the courier
- * makes the mark itself: it runs `buffertime mailer --courier-mark` in
+ * makes the mark itself: it runs `buffertime worker --courier-mark` in
  * its own place, a fresh process, because SQLite's state that fork
  * copied (open files, locks, the shared-memory index) is not safe to
  * open the database with, even on a new connection.  The mailer's lock
@@ -29,7 +29,8 @@
 #include "send.h"
 #include "store.h"
 
-/* The first argument of `buffertime mailer` that runs courier_mark_main. */
+/* The first argument of `buffertime worker` (or of its old name
+ * `buffertime mailer`) that runs courier_mark_main. */
 #define COURIER_MARK_FLAG "--courier-mark"
 
 /* What a courier tells the mailer: one write of less than PIPE_BUF
@@ -76,7 +77,7 @@ int courier_end(courier *k, int marked);
 store_rc courier_mark_sent(store *st, int64_t id, store_error *err);
 
 /*
- * `buffertime mailer --courier-mark DB ID sent|failed WHY` (argv[0] is
+ * `buffertime worker --courier-mark DB ID sent|failed WHY` (argv[0] is
  * the flag): what a courier runs, as a fresh process, to mark email ID
  * of database DB when its mailer did not confirm the mark.  "sent" is
  * idempotent; "failed" keeps WHY as its last error.  One line on log;

@@ -1,23 +1,17 @@
 /*
- * mailer.c - the outbox's rounds: queue what the clock makes due, then
+ * mailer.c - the worker's mail: queue what the clock makes due, and
  * claim, send and mark each due email in order, through a courier
- * process when sendmail carries it (mailer.h); and the daemon that
- * repeats them until told to stop.
+ * process when sendmail carries it (mailer.h).
  */
 #define _DEFAULT_SOURCE   /* flock(2) */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/select.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "compose_menu.h"
@@ -43,25 +37,6 @@ int mailer_stopping(void)
 	return stop_flag != 0;
 }
 
-static void on_stop(int sig)
-{
-	(void)sig;
-	stop_flag = 1;
-}
-
-void mailer_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop;   /* no SA_RESTART: the wait between
-	                            * rounds ends at once */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
-
 static FILE *log_of(const mailer *m)
 {
 	return m->log != NULL ? m->log : stderr;
@@ -72,7 +47,7 @@ void mailer_report(const mailer *m, const mailer_counts *c)
 	if (c->sent == 0 && c->failed == 0 && c->reminders == 0 &&
 	    c->digests == 0)
 		return;
-	fprintf(log_of(m), "buffertime mailer: %d sent, %d failed; %d "
+	fprintf(log_of(m), "buffertime worker: %d sent, %d failed; %d "
 	        "reminders, %d digests queued\n", c->sent, c->failed,
 	        c->reminders, c->digests);
 	fflush(log_of(m));
@@ -133,7 +108,7 @@ static const store_outmail *as_sent(mailer *m, const store_outmail *o,
 static void log_failure(const mailer *m, const store_outmail *o,
                         const char *why, const char *by)
 {
-	fprintf(log_of(m), "buffertime mailer: email %lld (%s) to %s, "
+	fprintf(log_of(m), "buffertime worker: email %lld (%s) to %s, "
 	        "attempt %d: %s%s\n", (long long)o->id, o->kind, o->to,
 	        o->attempts, why, by);
 	fflush(log_of(m));
@@ -269,7 +244,7 @@ static store_rc lock_take(mailer *m, store_error *err)
 static void lock_drop(mailer *m)
 {
 	if (m->lock_fd >= 0 && flock(m->lock_fd, LOCK_UN) != 0) {
-		fprintf(log_of(m), "buffertime mailer: unlocking: %s\n",
+		fprintf(log_of(m), "buffertime worker: unlocking: %s\n",
 		        strerror(errno));
 		fflush(log_of(m));
 	}
@@ -279,7 +254,7 @@ static void lock_drop(mailer *m)
 static void pass_failed(const mailer *m, const char *what,
                         const store_error *e)
 {
-	fprintf(log_of(m), "buffertime mailer: queueing %s: %s: %s\n", what,
+	fprintf(log_of(m), "buffertime worker: queueing %s: %s: %s\n", what,
 	        store_rc_name(e->rc), e->why);
 }
 
@@ -294,7 +269,7 @@ static store_rc next_email(mailer *m, mailer_counts *c, store_error *err)
 	return rc == STORE_OK ? send_one(m, &o, now, c, err) : rc;
 }
 
-store_rc mailer_round(mailer *m, mailer_counts *c, store_error *err)
+store_rc mailer_queue_due(mailer *m, mailer_counts *c, store_error *err)
 {
 	int64_t now = store_now();
 	store_rc first = STORE_OK, rc;
@@ -302,7 +277,6 @@ store_rc mailer_round(mailer *m, mailer_counts *c, store_error *err)
 	int n = 0;
 
 	memset(err, 0, sizeof *err);
-	m->also_more = m->also ? m->also(m->also_ctx) : 0;
 	if ((rc = store_queue_reminders(m->st, now, compose_reminder,
 	                                &m->compose, &n, &e)) != STORE_OK) {
 		pass_failed(m, "reminders", &e);
@@ -320,9 +294,17 @@ store_rc mailer_round(mailer *m, mailer_counts *c, store_error *err)
 		}
 	}
 	c->digests += n;
+	return first;
+}
+
+store_rc mailer_send_due(mailer *m, mailer_counts *c, store_error *err)
+{
+	store_rc rc;
+
+	memset(err, 0, sizeof *err);
 	for (int i = 0; i < MAILER_ROUND_MAX && !stop_flag; i++) {
 		if ((rc = lock_take(m, err)) != STORE_OK)
-			return stop_flag ? first : rc;
+			return stop_flag ? STORE_OK : rc;
 		/* held from the claim until the email is settled and its
 		 * courier gone: one email in flight, in the outbox's order */
 		rc = next_email(m, c, err);
@@ -332,57 +314,12 @@ store_rc mailer_round(mailer *m, mailer_counts *c, store_error *err)
 		if (rc != STORE_OK)
 			return rc;
 	}
-	if (m->after && m->after(m->also_ctx))
-		m->also_more = 1;
-	/* the work after the emails may have made some due (a review that
-	 * lets its game-over emails go): another round at once */
+	return STORE_OK;
+}
+
+int mailer_due(mailer *m)
+{
 	int64_t due = store_outbox_next_due(m->st);
-	if (!stop_flag && due >= 0 && due <= store_now())
-		m->also_more = 1;
-	return first;
-}
 
-/* Waits m->poll seconds for the next round, or less: at once if the
- * last round left work, and within a second once the "also" work says
- * it has some due (a move that gave a bot the turn, a practice table's
- * hints), so a bot does not wait a whole poll to move.  The flag is read
- * with the signals blocked and pselect unblocks them atomically: a stop
- * that comes in between still ends the wait at once. */
-static void wait_round(mailer *m, const sigset_t *stops)
-{
-	sigset_t old;
-
-	for (int s = 0; s < m->poll && !m->also_more; s++) {
-		int stop;
-		sigprocmask(SIG_BLOCK, stops, &old);
-		if (!(stop = stop_flag)) {
-			struct timespec ts = { 1, 0 };
-			pselect(0, NULL, NULL, NULL, &ts, &old);
-		}
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		if (stop || stop_flag || (m->also_due && m->also_due(m->also_ctx)))
-			return;
-	}
-}
-
-int mailer_daemon(mailer *m)
-{
-	sigset_t stops;
-
-	sigemptyset(&stops);
-	sigaddset(&stops, SIGTERM);
-	sigaddset(&stops, SIGINT);
-	while (!stop_flag) {
-		mailer_counts c = { 0, 0, 0, 0 };
-		store_error e;
-		if (mailer_round(m, &c, &e) != STORE_OK)
-			fprintf(log_of(m), "buffertime mailer: %s: %s\n",
-			        store_rc_name(e.rc), e.why);
-		mailer_report(m, &c);
-		/* The flag is read with the signals blocked and pselect
-		 * unblocks them atomically: a stop that comes in between
-		 * still ends the wait at once. */
-		wait_round(m, &stops);
-	}
-	return 0;
+	return due >= 0 && due <= store_now();
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bots.sh - bot seats for real: nginx, buffertime.fcgi and the worker
-# (`buffertime mailer` as scripts/web starts it, writing emails to a
+# (`buffertime worker` as scripts/web starts it, writing emails to a
 # folder) on loopback, driven with curl.
 #
 #   the form     a row ticked "Played by a bot" is a seat without a name

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # crew.sh - a rematch chain is a crew, for real: nginx, buffertime.fcgi
-# and the worker (`buffertime mailer`, writing emails to a folder) on
+# and the worker (`buffertime worker`, writing emails to a folder) on
 # loopback, driven with curl.
 #
 #   one       Ann and Bob play a game to its end on their tables: a crew

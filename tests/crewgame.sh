@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # crewgame.sh - a whole crew's game in a real browser: Debian's chromium,
 # headless, driven by playwright-core (tests/browser/crew.mjs) against
-# nginx, buffertime.fcgi and the worker (`buffertime mailer`, writing each
+# nginx, buffertime.fcgi and the worker (`buffertime worker`, writing each
 # email as a file *.eml into a folder), as scripts/web starts them.
 #
 # Four seats made with the new-game form: Ann on a phone (390x844, touch),
@@ -77,7 +77,7 @@ fi
 
 # What the servers wrote to their logs about the game, if anything failed.
 if [ "$fail" -ne 0 ]; then
-	for log in "$run"/log/fcgi.log "$run"/log/mailer.log "$run"/log/nginx-error.log; do
+	for log in "$run"/log/fcgi.log "$run"/log/worker.log "$run"/log/nginx-error.log; do
 		[ -s "$log" ] && { echo "--- $log (last lines)"; tail -n 20 "$log"; }
 	done
 fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # disk.sh - a full disk under the running servers: nginx and
 # buffertime.fcgi on loopback (scripts/web), driven with curl, and
-# `buffertime mailer` writing each email as a file.
+# `buffertime worker` writing each email as a file.
 #
 # The data folder (database and server key) is a small tmpfs of its own,
 # and so is the mailer's folder; the test mounts both and always
@@ -197,7 +197,7 @@ run admin --db "$db" check
 expect_rc "admin check on a full disk" 0
 
 # The mailer starts with every email due: each claim is a database write.
-"$BUFFERTIME" mailer --config "$run/buffertime.conf" --mail-dir "$mails" \
+"$BUFFERTIME" worker --config "$run/buffertime.conf" --mail-dir "$mails" \
 	--poll 1 >>"$tmp/mailer.log" 2>&1 &
 mailer_pid=$!
 sleep 3

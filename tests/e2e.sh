@@ -3,7 +3,7 @@
 # links of the emails they receive.
 #
 # nginx and buffertime.fcgi run on loopback (scripts/web); after every
-# step `buffertime mailer --once` delivers the outbox into a folder (one
+# step `buffertime worker --once` delivers the outbox into a folder (one
 # file per message), and each player opens the link of the newest email
 # addressed to them.  On the way: a reminder (the mailer's clock moved a
 # day on with BUFFERTIME_NOW), a nudge (and a second one refused), table
@@ -43,7 +43,7 @@ seen=$tmp/seen
 deliver() {
 	local env=()
 	[ -n "${1-}" ] && env=(env "BUFFERTIME_NOW=$1")
-	if ! timeout 60 "${env[@]}" "$BUFFERTIME" mailer --config "$run/buffertime.conf" \
+	if ! timeout 60 "${env[@]}" "$BUFFERTIME" worker --config "$run/buffertime.conf" \
 		--mail-dir "$maildir" --once >"$tmp/mailer.out" 2>&1; then
 		not_ok "mailer --once: $(head -c 500 "$tmp/mailer.out")"
 	fi

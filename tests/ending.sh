@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ending.sh - ending a game that can no longer be won, for real: nginx,
-# buffertime.fcgi and the worker (`buffertime mailer`, writing emails to
+# buffertime.fcgi and the worker (`buffertime worker`, writing emails to
 # a folder) on loopback, driven with curl.
 #
 #   offered   tests/data/out-of-reach.rec imported with three addresses:

@@ -6,7 +6,7 @@
 # folder and every file in it are made immutable (chattr +i: root, who
 # runs the tests, ignores file modes): a move must get a clear error page
 # (500 or 503, the layout, no change to the game), the workers keep
-# serving (the table page still shows), and "buffertime mailer --once"
+# serving (the table page still shows), and "buffertime worker --once"
 # says what is wrong and exits non-zero, not by a signal.  Once the
 # folder is writable again the same move is taken and the mailer runs.
 # Then the database file is deleted under the running program: a move
@@ -79,7 +79,7 @@ history() {
 # mailer: one pass of the mailer into $tmp/mail; sets $rc.
 mailer() {
 	mkdir -p "$tmp/mail"
-	timeout 60 "$BUFFERTIME" mailer --config "$run/buffertime.conf" --once \
+	timeout 60 "$BUFFERTIME" worker --config "$run/buffertime.conf" --once \
 		--mail-dir "$tmp/mail" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 }

@@ -85,7 +85,7 @@ pkgdata=$dest/usr/share/buffertime
 doc=$dest/usr/share/doc/buffertime
 ex=$doc/examples
 examples=(buffertime.conf nginx-site.conf buffertime-fcgi.socket
-	buffertime-fcgi.service buffertime-mailer.service
+	buffertime-fcgi.service buffertime-worker.service
 	buffertime-backup.service buffertime-backup.timer postfix-buffertime.cf)
 
 # step NAME LOG COMMAND...: one check that runs COMMAND with its output in
@@ -162,26 +162,26 @@ check "buffertime.conf: the installed templates" \
 	grep -qx 'templates = /usr/share/buffertime/templates' "$conf"
 check "the tool's default database is /var/lib/buffertime/buffertime.db" \
 	sh -c '"$1" admin --help | grep -q "/var/lib/buffertime/buffertime.db"' sh "$bindir/buffertime"
-for u in buffertime-fcgi.service buffertime-mailer.service buffertime-backup.service; do
+for u in buffertime-fcgi.service buffertime-worker.service buffertime-backup.service; do
 	check "$u: StateDirectory=buffertime" grep -qx 'StateDirectory=buffertime' "$ex/$u"
 done
-for u in buffertime-fcgi.service buffertime-mailer.service; do
+for u in buffertime-fcgi.service buffertime-worker.service; do
 	check "$u: reads /etc/buffertime/buffertime.conf" \
 		grep -q '^ExecStart=.* --config /etc/buffertime/buffertime.conf' "$ex/$u"
 done
 check "nginx site: the static files of the install" \
 	grep -q 'alias /usr/share/buffertime/www/;' "$ex/nginx-site.conf"
-# The mailer must keep setuid/setgid sendmails working (postdrop, exim4).
-check "buffertime-mailer.service: no NoNewPrivileges" \
+# The worker must keep setuid/setgid sendmails working (postdrop, exim4).
+check "buffertime-worker.service: no NoNewPrivileges" \
 	sh -c '! grep -Eq "^(NoNewPrivileges|SystemCallFilter|RestrictSUIDSGID|PrivateDevices|ProtectKernel[A-Za-z]*|LockPersonality|MemoryDenyWriteExecute|RestrictAddressFamilies)=" "$1"' \
-	sh "$ex/buffertime-mailer.service"
+	sh "$ex/buffertime-worker.service"
 
 # systemd's own check of the units, with the programs they start taken
 # from the scratch root (it checks that they are executable).
 if command -v systemd-analyze >/dev/null 2>&1; then
 	mkdir -p "$tmp/units"
 	for u in buffertime-fcgi.socket buffertime-fcgi.service \
-		buffertime-mailer.service buffertime-backup.service \
+		buffertime-worker.service buffertime-backup.service \
 		buffertime-backup.timer; do
 		sed -e "s|^\\(ExecStart=\\)/usr/|\\1$dest/usr/|" \
 			-e "s| /usr/bin/buffertime | $dest/usr/bin/buffertime |" \
@@ -245,7 +245,7 @@ else
 	not_ok "scripts/web down:"
 	cat "$tmp/down.err"
 fi
-check "scripts/web down stopped the mailer" [ ! -f "$run/mailer.pid" ]
+check "scripts/web down stopped the worker" [ ! -f "$run/worker.pid" ]
 
 # ---- the example nginx site, over TLS, with socket activation ---------------
 
@@ -420,8 +420,8 @@ tls_site() {
 		--data 'invite=friends-only-42&players=2&first=1&name1=Ann&email1=ann%40example.org&minutes1=10&name2=Bob&email2=bob%40example.org&minutes2=20')
 	check "TLS site: create a game with the code ($code)" [ "$code" = 200 ]
 	mkdir -p "$d/mail"
-	step "the installed mailer --once on the example settings" "$d/mailer.log" \
-		"$bindir/buffertime" mailer --config "$conf" --db "$d/data/buffertime.db" \
+	step "the installed worker --once on the example settings" "$d/worker.log" \
+		"$bindir/buffertime" worker --config "$conf" --db "$d/data/buffertime.db" \
 		--key-file "$d/data/server.key" --base-url "$base" \
 		--mail-dir "$d/mail" --once
 	link=$(cat "$d/mail"/*.eml 2>/dev/null | grep -o "${base}g/[A-Za-z0-9_-]*?t=[A-Za-z0-9_-]*" | head -n 1)

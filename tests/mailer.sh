@@ -1,5 +1,5 @@
 #!/bin/sh
-# mailer.sh - `buffertime mailer` and `buffertime admin mail` on a real
+# mailer.sh - `buffertime worker` and `buffertime admin mail` on a real
 # SQLite file, against tests/fake-sendmail (which delivers each message
 # as a file, or fails, or hangs, or is slow, as a test tells it):
 #   - every queued email arrives once, in order, with every header once
@@ -54,7 +54,7 @@ mail_once() {
 	now_=$1
 	shift
 	# shellcheck disable=SC2086  # $common is words
-	timeout 30 env "BUFFERTIME_NOW=$now_" "$BUFFERTIME" mailer "$@" \
+	timeout 30 env "BUFFERTIME_NOW=$now_" "$BUFFERTIME" worker "$@" \
 		$common --sendmail "$fake -t -i" --once \
 		>"$tmp/out.txt" 2>"$tmp/err"
 	rc=$?
@@ -188,7 +188,7 @@ touch "$out/.fail"
 mail_once "$T"
 expect_rc "mailer --once with a failing sendmail" 1
 check "a failing sendmail delivered: $(count)" [ "$(count)" -eq 12 ]
-check "the failure was not logged: $(cat "$tmp/err")" grep -qx 'buffertime mailer: email 13 (turn) to seat1\.g0@example\.org, attempt 1: fake-sendmail exited with status 75: fake-sendmail: told to fail' "$tmp/err"
+check "the failure was not logged: $(cat "$tmp/err")" grep -qx 'buffertime worker: email 13 (turn) to seat1\.g0@example\.org, attempt 1: fake-sendmail exited with status 75: fake-sendmail: told to fail' "$tmp/err"
 err="fake-sendmail exited with status 75: fake-sendmail: told to fail"
 check "row 13: '$(row 13)'" [ "$(row 13)" = \
 	"13 failed turn 1 $(iso $((T + 60))) seat1.g0@example.org $err" ]
@@ -253,7 +253,7 @@ done
 queue "$T" 1      # email 16
 touch "$out/.hang"
 start=$(date +%s)
-timeout 30 env "BUFFERTIME_NOW=$T" "$BUFFERTIME" mailer $common \
+timeout 30 env "BUFFERTIME_NOW=$T" "$BUFFERTIME" worker $common \
 	--sendmail "$fake" --timeout 1 --once >/dev/null 2>"$tmp/err"
 rc=$?
 took=$(( $(date +%s) - start ))
@@ -284,7 +284,7 @@ wait_for() {
 }
 
 # shellcheck disable=SC2086
-BUFFERTIME_NOW=$T1 FAKE_SENDMAIL_SLOW=2 "$BUFFERTIME" mailer $common --sendmail "$fake -t -i" \
+BUFFERTIME_NOW=$T1 FAKE_SENDMAIL_SLOW=2 "$BUFFERTIME" worker $common --sendmail "$fake -t -i" \
 	--poll 1 2>"$tmp/daemon.err" &
 daemon=$!
 check "the daemon did not send what was queued" wait_for 15
@@ -313,7 +313,7 @@ rm "$out/.slow"
 
 # SIGINT while it waits for the next round: at once, not after --poll.
 # shellcheck disable=SC2086
-BUFFERTIME_NOW=$T1 "$BUFFERTIME" mailer $common --sendmail "$fake" \
+BUFFERTIME_NOW=$T1 "$BUFFERTIME" worker $common --sendmail "$fake" \
 	--poll 60 2>/dev/null &
 daemon=$!
 sleep 0.5
@@ -335,12 +335,12 @@ queue "$T2" 3     # emails 22, 23, 24
 folder=$tmp/new/mail
 mkdir "$tmp/new"
 # sent 7 s later: the names have the time they were queued, Date the send
-timeout 30 env "BUFFERTIME_NOW=$((T2 + 7))" "$BUFFERTIME" mailer $common \
+timeout 30 env "BUFFERTIME_NOW=$((T2 + 7))" "$BUFFERTIME" worker $common \
 	--mail-dir "$folder" --once >/dev/null 2>"$tmp/err"
 rc=$?
 expect_rc "mailer --mail-dir" 0
 check "the folder was not said: $(head -n 1 "$tmp/err")" \
-	grep -qx "buffertime mailer: no mail server: each email is a file in $folder" "$tmp/err"
+	grep -qx "buffertime worker: no mail server: each email is a file in $folder" "$tmp/err"
 ls -a "$folder" >"$tmp/ls"
 printf '.\n..\n1700000200-0000000022.eml\n1700000200-0000000023.eml\n1700000200-0000000024.eml\n' >"$tmp/ls.want"
 check "the folder's files: $(tr '\n' ' ' <"$tmp/ls")" cmp -s "$tmp/ls" "$tmp/ls.want"
@@ -359,7 +359,7 @@ if command -v strace >/dev/null 2>&1; then
 		not_ok "maildrive queue for the trace failed"
 	timeout 60 strace -f -qq -e trace=openat,open,creat,rename,renameat,renameat2 \
 		-o "$tmp/trace" env "BUFFERTIME_NOW=$((T2 + 8))" \
-		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" "$BUFFERTIME" mailer \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" "$BUFFERTIME" worker \
 		--db "$tdb" --key-file "$key" --base-url http://bt.example/play/ \
 		--mail-from bt@mail.example.org --mail-dir "$folder" --once \
 		>/dev/null 2>"$tmp/err"
@@ -380,7 +380,7 @@ else
 	not_ok "strace is not installed (scripts/install-deps installs it): the half-written file's name is not checked"
 fi
 : >"$tmp/file"
-timeout 30 "$BUFFERTIME" mailer $common --mail-dir "$tmp/file" --once 2>"$tmp/err"
+timeout 30 "$BUFFERTIME" worker $common --mail-dir "$tmp/file" --once 2>"$tmp/err"
 rc=$?
 expect_rc "a file as the mail folder" 1
 
@@ -399,7 +399,7 @@ mail_poll = 1
 EOF
 queue "$T2" 1     # email 25
 before=$(count)
-timeout 30 env "BUFFERTIME_NOW=$T2" "$BUFFERTIME" mailer --config "$conf" \
+timeout 30 env "BUFFERTIME_NOW=$T2" "$BUFFERTIME" worker --config "$conf" \
 	--once >/dev/null 2>"$tmp/err"
 rc=$?
 expect_rc "mailer --config" 0
@@ -410,7 +410,7 @@ check "base_url from the file" grep -q '^List-Unsubscribe: <http://conf\.example
 for bad in "mail_timeout = 0" "mail_poll = 3601" "mail_from = not an address" \
     "mail_from = Eve <eve@example.org>" "sendmail =" "mail_bogus = 1"; do
 	printf '%s\n' "$bad" >>"$conf"
-	timeout 30 "$BUFFERTIME" mailer --config "$conf" --once >/dev/null 2>"$tmp/err"
+	timeout 30 "$BUFFERTIME" worker --config "$conf" --once >/dev/null 2>"$tmp/err"
 	rc=$?
 	expect_rc "settings with '$bad'" 2
 	sed -i '$d' "$conf"
@@ -418,7 +418,7 @@ done
 for args in "--bogus" "--poll" "--timeout 0" "--timeout x" "--sendmail" \
     "--config $tmp/none.conf"; do
 	# shellcheck disable=SC2086
-	timeout 30 "$BUFFERTIME" mailer --once $args >/dev/null 2>"$tmp/err"
+	timeout 30 "$BUFFERTIME" worker --once $args >/dev/null 2>"$tmp/err"
 	rc=$?
 	expect_rc "mailer $args" 2
 done
@@ -434,7 +434,7 @@ queue "$T2" 1     # email 26
 before=$(count)
 pids=$(wc -l <"$out/.pids")
 # shellcheck disable=SC2086
-BUFFERTIME_NOW=$T2 FAKE_SENDMAIL_SLOW=2 setsid "$BUFFERTIME" mailer $common \
+BUFFERTIME_NOW=$T2 FAKE_SENDMAIL_SLOW=2 setsid "$BUFFERTIME" worker $common \
 	--sendmail "$fake -t -i" --poll 1 2>"$tmp/daemon.err" &
 daemon=$!
 for _ in $(seq 100); do
@@ -456,21 +456,22 @@ check "the killed daemon's email arrived $(( $(count) - before )) times" \
 check "email 26 after the kill: '$(row 26)'" \
 	[ "$(row 26 | cut -d' ' -f2,4)" = "sent 1" ]
 check "the courier did not say it marked: $(cat "$tmp/daemon.err")" \
-	grep -q '^buffertime mailer: email 26: marked sent by its courier' "$tmp/daemon.err"
+	grep -q '^buffertime worker: email 26: marked sent by its courier' "$tmp/daemon.err"
 check "an email was delivered twice" \
 	[ -z "$(grep -h '^Message-ID:' $(delivered) | sort | uniq -d)" ]
 
 # What a courier runs: a mark made already is left; bad arguments.
-timeout 30 "$BUFFERTIME" mailer --courier-mark "$db" 26 failed "late" 2>"$tmp/err"
+timeout 30 "$BUFFERTIME" worker --courier-mark "$db" 26 failed "late" 2>"$tmp/err"
 rc=$?
 expect_rc "--courier-mark failed" 0
 check "--courier-mark keeps why: '$(row 26)'" [ "$(row 26 | cut -d' ' -f2,7)" = "sent late" ]
+# by the old name, as a courier of a worker started before the rename runs it
 timeout 30 "$BUFFERTIME" mailer --courier-mark "$db" 26 sent "" 2>"$tmp/err"
 rc=$?
-expect_rc "--courier-mark sent, twice" 0
+expect_rc "mailer --courier-mark sent, twice" 0
 for args in "26 sent" "0 sent x" "26x sent x" "26 maybe x" "26 sent x y"; do
 	# shellcheck disable=SC2086
-	timeout 30 "$BUFFERTIME" mailer --courier-mark "$db" $args 2>"$tmp/err"
+	timeout 30 "$BUFFERTIME" worker --courier-mark "$db" $args 2>"$tmp/err"
 	rc=$?
 	expect_rc "--courier-mark $args" 2
 done
@@ -483,7 +484,7 @@ game=$(env "BUFFERTIME_NOW=$T" "$drive" queue "$db2" 1) ||
 # remind AT: a round on db2 at time AT; how many it delivered in $got.
 remind() {
 	before_=$(count)
-	timeout 30 env "BUFFERTIME_NOW=$1" "$BUFFERTIME" mailer --db "$db2" \
+	timeout 30 env "BUFFERTIME_NOW=$1" "$BUFFERTIME" worker --db "$db2" \
 		--key-file "$key" --base-url http://bt.example/ \
 		--mail-from bt@mail.example.org --sendmail "$fake" --once \
 		>/dev/null 2>"$tmp/err"
@@ -510,9 +511,29 @@ check "a third reminder: $got" [ "$got" -eq 0 ]
 timeout 30 "$BUFFERTIME" admin --db "$db2" mail list --all >"$tmp/out.txt"
 check "the reminders' kind" [ "$(awk 'NR > 1 { print $3 }' "$tmp/out.txt" | tr '\n' ' ')" = "turn reminder reminder " ]
 
-timeout 30 "$BUFFERTIME" mailer --help >"$tmp/out.txt" 2>&1
+# ---- the old name: `buffertime mailer` is the worker ------------------------
+
+# Installs whose unit still runs `buffertime mailer`: the same rounds,
+# the same log name.
+adb=$tmp/alias.db
+env "BUFFERTIME_NOW=$T" "$drive" queue "$adb" 2 >/dev/null ||
+	not_ok "maildrive queue for the old name failed"
+timeout 30 env "BUFFERTIME_NOW=$T" "$BUFFERTIME" mailer --db "$adb" \
+	--key-file "$key" --base-url http://bt.example/ \
+	--mail-from bt@mail.example.org --mail-dir "$tmp/alias" --once \
+	>/dev/null 2>"$tmp/err"
 rc=$?
-expect_rc "mailer --help" 0
-check "mailer --help" grep -q -- '--mail-dir DIR' "$tmp/out.txt"
+expect_rc "mailer --once, the old name" 0
+check "mailer --once wrote the 2 emails: $(ls "$tmp/alias" 2>&1 | tr '\n' ' ')" \
+	[ "$(ls "$tmp/alias" | grep -c '\.eml$')" -eq 2 ]
+check "mailer --once says it as the worker: $(tr '\n' '|' <"$tmp/err")" \
+	grep -qx 'buffertime worker: 2 sent, 0 failed; 0 reminders, 0 digests queued' "$tmp/err"
+check "mailer --once: every line the worker's" \
+	[ "$(grep -vc '^buffertime worker: ' "$tmp/err")" -eq 0 ]
+
+timeout 30 "$BUFFERTIME" worker --help >"$tmp/out.txt" 2>&1
+rc=$?
+expect_rc "worker --help" 0
+check "worker --help" grep -q -- '--mail-dir DIR' "$tmp/out.txt"
 
 finish

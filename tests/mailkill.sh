@@ -2,7 +2,7 @@
 # mailkill.sh - the outbox under fire: 1,000 random moves are played
 # through store_append with compose_move (tests/maildrive, the web's
 # path) in 3-seat games whose seats all want every email, while
-# `buffertime mailer` runs as a daemon and is killed with SIGKILL at
+# `buffertime worker` runs as a daemon and is killed with SIGKILL at
 # random moments (every 50 to 400 ms, longer while lives deliver nothing;
 # its pid only, as a crash of the daemon would) and started again, until the moves are played and the
 # outbox is empty (each new mailer first makes every queued email due,
@@ -106,7 +106,7 @@ last_count=0
 last_change=$(date +%s)
 while kill -0 "$driver" 2>/dev/null || [ "$(queued_now)" -gt 0 ]; do
 	timeout 30 "$BUFFERTIME" admin --db "$db" mail retry all >/dev/null
-	"$BUFFERTIME" mailer "$@" --poll 1 2>>"$tmp/mailer.err" &
+	"$BUFFERTIME" worker "$@" --poll 1 2>>"$tmp/mailer.err" &
 	mailer=$!
 	pause
 	kill -KILL "$mailer" 2>/dev/null && kills=$((kills + 1))
@@ -136,7 +136,7 @@ check "moves played: ${played:-none}" [ "${played:-0}" -eq "$moves" ]
 # Drain: whatever a killed mailer claimed waits for its backoff; make it
 # due now and send everything.
 timeout 30 "$BUFFERTIME" admin --db "$db" mail retry all >/dev/null
-timeout 60 "$BUFFERTIME" mailer "$@" --once 2>>"$tmp/mailer.err"
+timeout 60 "$BUFFERTIME" worker "$@" --once 2>>"$tmp/mailer.err"
 check "the draining round failed" [ $? -eq 0 ]
 timeout 30 "$BUFFERTIME" admin --db "$db" mail list --all >"$tmp/rows"
 rows=$(awk 'NR > 1' "$tmp/rows" | wc -l)

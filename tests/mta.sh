@@ -132,7 +132,7 @@ mail() {
 	db_=$1
 	shift
 	# shellcheck disable=SC2086
-	timeout 60 env "BUFFERTIME_NOW=$T" "$BUFFERTIME" mailer --db "$db_" \
+	timeout 60 env "BUFFERTIME_NOW=$T" "$BUFFERTIME" worker --db "$db_" \
 		$common --once "$@" >/dev/null 2>"$tmp/err"
 	rc=$?
 }

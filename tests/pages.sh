@@ -219,7 +219,7 @@ check "settings: 'Saved' after a change" grep -q 'Saved' "$tmp/b"
 # ============================================================================
 # unsubscribe
 # ============================================================================
-if ! timeout 60 "$BUFFERTIME" mailer --config "$run/buffertime.conf" \
+if ! timeout 60 "$BUFFERTIME" worker --config "$run/buffertime.conf" \
 	--mail-dir "$maildir" --once >"$tmp/mailer.out" 2>&1; then
 	not_ok "mailer --once: $(head -c 500 "$tmp/mailer.out")"
 fi

@@ -10,7 +10,7 @@
 # etc/postfix-buffertime.cf.in: the domain bt.test is delivered to the
 # pipe transport `buffertime` (user nobody), every other domain is
 # discarded (the bounces Postfix writes to the players).  The game's side
-# is the SQLite file and `buffertime mailer --once --mail-dir`: three
+# is the SQLite file and `buffertime worker --once --mail-dir`: three
 # seats, the turn emails as files.  Each step reads the turn email of the
 # seat to move, takes a number from its menu and replies with swaks to
 # its Reply-To from the seat's address; a Sensor Sweep is looked at and
@@ -228,7 +228,7 @@ seen=$tmp/seen
 # deliver: one mailer round; the new messages go to $tmp/fresh, one line
 # "FILE TO REPLY-TO" each, oldest first (and to $tmp/index, all of them).
 deliver() {
-	bt mailer --config "$tmp/data/settings" --mail-dir "$tmp/mail" --once
+	bt worker --config "$tmp/data/settings" --mail-dir "$tmp/mail" --once
 	[ "$rc" -eq 0 ] || not_ok "mailer --once: exit $rc: $(head -c 300 "$tmp/err")"
 	find "$tmp/mail" -maxdepth 1 -type f -name '*.eml' | sort >"$tmp/all"
 	comm -13 "$seen" "$tmp/all" >"$tmp/new"

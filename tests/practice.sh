@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # practice.sh - practice tables for real: nginx, buffertime.fcgi and the
-# worker (`buffertime mailer`, as scripts/web starts it, writing emails
+# worker (`buffertime worker`, as scripts/web starts it, writing emails
 # to a folder) on loopback, driven with curl.
 #
 #   the form   the new-game form has the practice box; a value it does

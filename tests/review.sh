@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # review.sh - the review of a finished game, for real: nginx,
-# buffertime.fcgi and the worker (`buffertime mailer`, as scripts/web
+# buffertime.fcgi and the worker (`buffertime worker`, as scripts/web
 # starts it, writing emails to a folder) on loopback, driven with curl.
 #
 #   pending   Ann and Bob play a game to its end on their tables while

@@ -171,13 +171,13 @@ group_before=$(cat /proc/self/autogroup 2>/dev/null)
 start --port "$p1"
 check "first start runs on $p1: '$url' $(said)" \
 	[ "$url" = "http://127.0.0.1:$p1/" ]
-# The mailer's scheduling group (Linux's autogroup, one a session) is at
+# The worker's scheduling group (Linux's autogroup, one a session) is at
 # nice 10, and the caller's is left alone, however soon after its launch
 # the group is set.
 if [ -n "$group_before" ]; then
-	mailer=$(cut -d ' ' -f 1 "$run/mailer.pid" 2>/dev/null)
-	check "the mailer's group is at nice 10: $(cat "/proc/$mailer/autogroup" 2>&1)" \
-		grep -q ' nice 10$' "/proc/$mailer/autogroup"
+	worker=$(cut -d ' ' -f 1 "$run/worker.pid" 2>/dev/null)
+	check "the worker's group is at nice 10: $(cat "/proc/$worker/autogroup" 2>&1)" \
+		grep -q ' nice 10$' "/proc/$worker/autogroup"
 	check "the caller's group keeps its nice: '$group_before', now '$(cat /proc/self/autogroup)'" \
 		[ "$(cat /proc/self/autogroup)" = "$group_before" ]
 else

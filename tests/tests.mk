@@ -46,6 +46,7 @@ UNIT_TESTS = \
 	tests/check_store_stress \
 	tests/check_limits \
 	tests/check_jobs \
+	tests/check_worker \
 	tests/check_review_job \
 	tests/check_hints \
 	tests/check_bot_talk \

@@ -1,20 +1,25 @@
 /*
- * mailer.c - "buffertime mailer": sends the emails the games queue.
+ * worker.c - "buffertime worker": the background program, which plays
+ * the bot seats' turns, weighs hints, sends the emails the games queue
+ * and reviews finished games (work/worker.h).  `buffertime mailer`, its
+ * old name, runs it too, for the installs that still call it so.
  *
- *   buffertime mailer [--config FILE] [--db FILE] [--key-file FILE]
+ *   buffertime worker [--config FILE] [--db FILE] [--key-file FILE]
  *                     [--base-url URL] [--mail-from ADDR] [--sendmail CMD]
  *                     [--mail-dir DIR] [--timeout SECS] [--poll SECS]
  *                     [--bot-rollouts N] [--review-rollouts N] [--once]
  *
  * The settings are those of buffertime.fcgi (conf/conf.h: the same
- * file serves both), flags over the file.  --once: one round (cron),
- * exit 0, or 1 if an email failed or the store did.  Else a daemon until
- * SIGTERM or SIGINT, which finish the email in hand and exit 0.  The
- * logic is mail/mailer.c; here are the settings, the key and the store.
+ * file serves both), flags over the file.  --once: rounds until nothing
+ * is due now (cron), exit 0, or 1 if an email or a kind of job failed.
+ * Else a daemon until SIGTERM or SIGINT, which finish the email in hand
+ * and exit 0.  The logic is work/worker.c; here are the settings, the
+ * key and the store.
  *
- * Not for people: `buffertime mailer --courier-mark DB ID sent|failed
- * WHY` is what a courier runs to mark an email its mailer, killed, did
- * not (courier_mark_main in mail/courier.c).
+ * Not for people: `buffertime worker --courier-mark DB ID sent|failed
+ * WHY` (or `mailer --courier-mark`, as older couriers run it) is what a
+ * courier runs to mark an email its worker, killed, did not
+ * (courier_mark_main in mail/courier.c).
  */
 #define _XOPEN_SOURCE 700   /* realpath(3) */
 #include <errno.h>
@@ -26,18 +31,17 @@
 #include <unistd.h>
 
 #include "conf.h"
-#include "botturn.h"
 #include "review.h"
 #include "cli.h"
 #include "courier.h"
-#include "mailer.h"
 #include "message.h"
 #include "store_limits.h"
 #include "store_talk.h"
 #include "token.h"
+#include "worker.h"
 
 static const char usage[] =
-	"usage: buffertime mailer [--config FILE] [--db FILE] [--key-file FILE]\n"
+	"usage: buffertime worker [--config FILE] [--db FILE] [--key-file FILE]\n"
 	"                         [--base-url URL] [--mail-from ADDR]\n"
 	"                         [--sendmail CMD] [--mail-dir DIR]\n"
 	"                         [--timeout SECS] [--poll SECS]\n"
@@ -48,8 +52,9 @@ static const char usage[] =
 	"\nthen sends the queued emails: through CMD (default"
 	" /usr/sbin/sendmail -t -i,\nsplit on blanks, no shell), or as one"
 	" file per message in DIR."
-	"\n--once: one round, then exit (0, or 1 if an email failed); else"
-	" a look\nevery --poll seconds until SIGTERM.  The settings file is "
+	"\n--once: rounds until nothing is due, then exit (0, or 1 if an"
+	" email or a job\nfailed); else a look every --poll seconds (each"
+	" second for due jobs and\nemails) until SIGTERM.  The settings file is "
 	"buffertime.fcgi's\n(keys sendmail, mail_dir, mail_timeout, mail_poll,"
 	" mail_from, db, ...).\n";
 
@@ -70,7 +75,7 @@ enum { NFLAGS = sizeof flags / sizeof flags[0], KEY_TRIES = 3 };
 
 static int bad(const char *what, const char *arg)
 {
-	fprintf(stderr, "buffertime mailer: %s%s\n%s", what, arg, usage);
+	fprintf(stderr, "buffertime worker: %s%s\n%s", what, arg, usage);
 	return 2;
 }
 
@@ -109,7 +114,7 @@ static int read_settings(conf *c, int argc, char **argv, int *once)
 	if (conf_finish(c, why, sizeof why) == 0)
 		return 0;
 fail:
-	fprintf(stderr, "buffertime mailer: %s\n", why);
+	fprintf(stderr, "buffertime worker: %s\n", why);
 	return 2;
 }
 
@@ -121,19 +126,19 @@ static int mail_folder(conf *c)
 	char real[PATH_MAX];
 
 	if (mkdir(c->mail_dir, 0700) != 0 && errno != EEXIST) {
-		fprintf(stderr, "buffertime mailer: %s: %s\n", c->mail_dir,
+		fprintf(stderr, "buffertime worker: %s: %s\n", c->mail_dir,
 		        strerror(errno));
 		return 1;
 	}
 	if (stat(c->mail_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "buffertime mailer: %s: not a folder\n",
+		fprintf(stderr, "buffertime worker: %s: not a folder\n",
 		        c->mail_dir);
 		return 1;
 	}
 	if (realpath(c->mail_dir, real) != NULL &&
 	    strlen(real) < sizeof c->mail_dir)
 		memcpy(c->mail_dir, real, strlen(real) + 1);
-	fprintf(stderr, "buffertime mailer: no mail server: each email is a "
+	fprintf(stderr, "buffertime worker: no mail server: each email is a "
 	        "file in %s\n", c->mail_dir);
 	return 0;
 }
@@ -143,13 +148,13 @@ static void say_sendmail(const conf *c)
 {
 	char words[SEND_CMD_MAX + 1], *argv[SEND_ARGS_MAX + 1];
 
-	fprintf(stderr, "buffertime mailer: sending with %s\n", c->sendmail);
+	fprintf(stderr, "buffertime worker: sending with %s\n", c->sendmail);
 	if (send_split(c->sendmail, words, sizeof words, argv,
 	               SEND_ARGS_MAX + 1) < 0)
-		fprintf(stderr, "buffertime mailer: warning: the sendmail "
+		fprintf(stderr, "buffertime worker: warning: the sendmail "
 		        "setting has more than %d words\n", SEND_ARGS_MAX);
 	else if (strchr(argv[0], '/') != NULL && access(argv[0], X_OK) != 0)
-		fprintf(stderr, "buffertime mailer: warning: %s: %s; emails "
+		fprintf(stderr, "buffertime worker: warning: %s: %s; emails "
 		        "stay queued until it works (or set mail_dir)\n",
 		        argv[0], strerror(errno));
 }
@@ -169,7 +174,7 @@ static int load_keys(const conf *c, token_keys *k)
 	}
 	if (rc == TOKEN_OK)
 		return 0;
-	fprintf(stderr, "buffertime mailer: %s\n", why);
+	fprintf(stderr, "buffertime worker: %s\n", why);
 	return 1;
 }
 
@@ -180,122 +185,51 @@ _Static_assert((int)CONF_REVIEW_ROLLOUTS_DEFAULT ==
                (int)REVIEW_DEFAULT_ROLLOUTS,
                "the settings' review budget is the review's");
 
-/* The mailer's "also": the bot turns and reviews due, before the
- * emails; 1 if it left some due. */
-static int bot_turns(void *ctx)
-{
-	botturn *t = ctx;
-	store_error e;
-	int moved;
-
-	if (botturn_round(t, &moved, &e) != STORE_OK) {
-		fprintf(stderr, "buffertime worker: %s: %s\n",
-		        store_rc_name(e.rc), e.why);
-		return 0;
-	}
-	if (moved > 0)
-		fprintf(stderr, "buffertime worker: %d bot move%s\n", moved,
-		        moved == 1 ? "" : "s");
-	return t->more;
-}
-
-/* The mailer's "after": the parts of reviews due, after the emails. */
-static int reviews(void *ctx)
-{
-	botturn *t = ctx;
-	store_error e;
-
-	if (botturn_reviews(t, &e) != STORE_OK) {
-		fprintf(stderr, "buffertime worker: %s: %s\n",
-		        store_rc_name(e.rc), e.why);
-		return 0;
-	}
-	return t->more;
-}
-
-/* The mailer's "also_due": a bot turn, hints or a review part due. */
-static int jobs_due(void *ctx)
-{
-	botturn *t = ctx;
-	int64_t due = store_job_next_due(t->st);
-
-	return due >= 0 && due <= store_now();
-}
-
-/* --once: every job and email due now, in rounds as the daemon does
- * them (a round's jobs are bounded in time), however many it takes. */
-static store_rc once_round(mailer *m, mailer_counts *c, store_error *e)
-{
-	store_rc rc;
-
-	do
-		rc = mailer_round(m, c, e);
-	while (rc == STORE_OK && m->also_more);
-	return rc;
-}
-
-/* Runs the mailer, and the bot turns, on the open store s. */
+/* Runs the worker on the open store s. */
 static int run(const conf *c, store *s, const token_keys *k, int once)
 {
-	botturn t = {
-		.st = s,
-		.db = c->db,
-		.compose = { .st = s, .keys = k, .base_url = c->base_url },
-		.budget = { c->bot_rollouts, 0, 0 },
-		.review_rollouts = c->review_rollouts,
-		.log = stderr,
-		.lock_fd = -1,
-	};
-	mailer m = {
-		.st = s,
-		.db = c->db,
-		.compose = { .st = s, .keys = k, .base_url = c->base_url },
-		.mail_from = c->mail_from,
-		.send = { c->sendmail, c->mail_dir, c->mail_timeout },
+	worker w = {
+		.bots = {
+			.st = s,
+			.db = c->db,
+			.compose = { .st = s, .keys = k,
+			             .base_url = c->base_url },
+			.budget = { c->bot_rollouts, 0, 0 },
+			.review_rollouts = c->review_rollouts,
+		},
+		.mail = {
+			.st = s,
+			.db = c->db,
+			.compose = { .st = s, .keys = k,
+			             .base_url = c->base_url },
+			.mail_from = c->mail_from,
+			.send = { c->sendmail, c->mail_dir, c->mail_timeout },
+#ifdef __linux__
+			/* the running program even if it was replaced since */
+			.self = "/proc/self/exe",
+#endif
+		},
 		.poll = c->mail_poll,
 		.log = stderr,
-		.lock_fd = -1,
-#ifdef __linux__
-		/* the running program even if it was replaced since */
-		.self = "/proc/self/exe",
-#endif
 	};
-	mailer_counts counts = { 0, 0, 0, 0 };
-	store_error e;
 	char why[CONF_PATH_MAX + 128];
 	int rc;
 
 	/* reminders and bot moves ask seats to move too: the same menu */
-	compose_reply_address(&t.compose, c->reply_address);
-	compose_reply_address(&m.compose, c->reply_address);
-	if (mailer_open(&m, why, sizeof why) != 0 ||
-	    botturn_open(&t, why, sizeof why) != 0) {
-		fprintf(stderr, "buffertime mailer: %s\n", why);
-		mailer_close(&m);
+	compose_reply_address(&w.bots.compose, c->reply_address);
+	compose_reply_address(&w.mail.compose, c->reply_address);
+	if (worker_open(&w, why, sizeof why) != 0) {
+		fprintf(stderr, "buffertime worker: %s\n", why);
+		worker_close(&w);
 		return 1;
 	}
-	m.also = bot_turns;
-	m.also_due = jobs_due;
-	m.after = reviews;
-	m.also_ctx = &t;
-	mailer_signals();
-	if (!once) {
-		rc = mailer_daemon(&m);
-	} else if (once_round(&m, &counts, &e) != STORE_OK) {
-		mailer_report(&m, &counts);
-		fprintf(stderr, "buffertime mailer: %s: %s\n",
-		        store_rc_name(e.rc), e.why);
-		rc = 1;
-	} else {
-		mailer_report(&m, &counts);
-		rc = counts.failed > 0;
-	}
-	botturn_close(&t);
-	mailer_close(&m);
+	worker_signals();
+	rc = once ? worker_once(&w) > 0 : worker_daemon(&w);
+	worker_close(&w);
 	return rc;
 }
 
-int cmd_mailer(int argc, char **argv)
+int cmd_worker(int argc, char **argv)
 {
 	static conf c;
 	token_keys k;
@@ -308,7 +242,7 @@ int cmd_mailer(int argc, char **argv)
 	if ((rc = read_settings(&c, argc, argv, &once)) != 0)
 		return rc < 0 ? 0 : rc;
 	if (!msg_addr_ok(c.mail_from)) {
-		fprintf(stderr, "buffertime mailer: mail_from must be a plain "
+		fprintf(stderr, "buffertime worker: mail_from must be a plain "
 		        "address (name@example.org), not '%.100s'\n",
 		        c.mail_from);
 		return 2;
@@ -319,7 +253,7 @@ int cmd_mailer(int argc, char **argv)
 		return 1;
 	if (store_open(c.db, &s, &e) != STORE_OK ||
 	    store_set_sync(s, STORE_SYNC_NORMAL, &e) != STORE_OK) {
-		fprintf(stderr, "buffertime mailer: database %s: %s\n", c.db,
+		fprintf(stderr, "buffertime worker: database %s: %s\n", c.db,
 		        e.why);
 		store_close(s);
 		token_keys_wipe(&k);
