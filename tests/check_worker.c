@@ -7,9 +7,12 @@
  * file) does not stop the others.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <check.h>
 #include <sodium.h>
@@ -213,6 +216,30 @@ START_TEST(test_worker_failing_emails_leave_the_bot_to_move)
 }
 END_TEST
 
+/* Another worker holds the jobs' lock: the bot's turn is its to play,
+ * so a round here leaves no work due now for this one (no next round at
+ * once: a second worker would spin, and --once never end). */
+START_TEST(test_worker_jobs_another_worker_holds_call_no_round)
+{
+	char lock[FIXTURE_PATH_MAX + 16];
+	worker w;
+	int more = 1, fd;
+
+	snprintf(lock, sizeof lock, "%s-worker.lock", path);
+	ck_assert_int_ge(fd = open(lock, O_RDONLY | O_CREAT, 0644), 0);
+	ck_assert_int_eq(flock(fd, LOCK_EX | LOCK_NB), 0);
+	make_worker(&w, path, folder);
+	ck_assert_int_eq(worker_round(&w, &more), 0);
+	ck_assert_int_eq(w.moved, 0);
+	ck_assert_int_eq(rows("jobs", "done IS NULL"), 1);
+	ck_assert_int_eq(more, 0);
+	ck_assert_int_eq(worker_once(&w), 0);
+	ck_assert_int_eq(w.moved, 0);
+	worker_close(&w);
+	close(fd);
+}
+END_TEST
+
 static Suite *worker_suite(void)
 {
 	Suite *s = suite_create("worker");
@@ -222,6 +249,7 @@ static Suite *worker_suite(void)
 	tcase_add_test(tc, test_worker_the_bot_moves_before_the_emails_go);
 	tcase_add_test(tc, test_worker_a_failing_kind_leaves_the_others_to_run);
 	tcase_add_test(tc, test_worker_failing_emails_leave_the_bot_to_move);
+	tcase_add_test(tc, test_worker_jobs_another_worker_holds_call_no_round);
 	suite_add_tcase(s, tc);
 	return s;
 }

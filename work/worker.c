@@ -60,11 +60,13 @@ static store_rc queue_mail(worker *w, int *more, store_error *err)
 	return mailer_queue_due(&w->mail, &w->counts, err);
 }
 
-/* The due emails; what the round left due, mailer_due says. */
+/* The due emails; some are left if the round reached its bound. */
 static store_rc send_mail(worker *w, int *more, store_error *err)
 {
-	*more = 0;
-	return mailer_send_due(&w->mail, &w->counts, err);
+	store_rc rc = mailer_send_due(&w->mail, &w->counts, err);
+
+	*more = rc == STORE_OK && !mailer_stopping() && mailer_due(&w->mail);
+	return rc;
 }
 
 static int mail_due(worker *w)
@@ -72,19 +74,20 @@ static int mail_due(worker *w)
 	return mailer_due(&w->mail);
 }
 
+/* The parts of reviews due.  A finished one lets its game-over emails
+ * go, after this round's emails: they call for another round at once. */
 static store_rc reviews(worker *w, int *more, store_error *err)
 {
 	store_rc rc = botturn_reviews(&w->bots, err);
 
-	*more = w->bots.more;
+	*more = w->bots.more || (rc == STORE_OK && mailer_due(&w->mail));
 	return rc;
 }
 
 /* In the order a round does them.  The bot turns first: a bot's move
  * queues emails, which go in the same round.  The reviews last: their
- * parts are slow, and a finished one lets its game-over emails go (the
- * emails' due function then calls the next round at once).  The jobs'
- * due function is the first row's: the reviews are in the same table. */
+ * parts are slow.  The jobs' due function is the first row's: the
+ * reviews are in the same table. */
 static const worker_kind kinds[] = {
 	{ "bot turns and hints", bot_turns, jobs_due },
 	{ "reminders and digests", queue_mail, NULL },
@@ -120,8 +123,10 @@ int worker_round(worker *w, int *more)
 		left |= m;
 	}
 	fflush(log_of(w));
-	/* not at once after a failure: a full disk would spin */
-	*more = !failed && !mailer_stopping() && (left || any_due(w));
+	/* Only what the kinds said they left: a job due now may be another
+	 * worker's (it holds the lock), and after a failure the work due
+	 * waits for the next look (a full disk would spin). */
+	*more = !failed && !mailer_stopping() && left;
 	return failed;
 }
 

@@ -44,8 +44,8 @@ void worker_close(worker *w);
 /*
  * One round: every kind of the table in order, each after the last
  * even if it failed.  Adds to w->counts and w->moved.  Returns how many
- * kinds failed; *more is 1 if none did and work is due now (a round
- * function said so, or a kind's due function does), so the next round
+ * kinds failed; *more is 1 if none did and a kind left work due now
+ * (its bound reached, or work for a kind before it), so the next round
  * should start at once.
  */
 int worker_round(worker *w, int *more);
