@@ -4,10 +4,12 @@
  * case and, nearly all, the local part too; most deliver "ann+x@" to
  * "ann@".  A stranger must not get past a block or a limit by spelling
  * one mailbox many ways, so the key is lower case without the "+tag".
+ * The SQL compares keys with address_key(), registered on every
+ * connection here.
  */
 #include <string.h>
 
-#include "store.h"
+#include "sql.h"
 
 int store_address_key(const char *addr, char *key, size_t cap)
 {
@@ -33,4 +35,27 @@ int store_address_key(const char *addr, char *key, size_t cap)
 	}
 	key[n] = '\0';
 	return key[0] == '@' ? -1 : 0;
+}
+
+/* address_key(text): its store_address_key, or NULL if not an address. */
+static void sql_address_key(sqlite3_context *cx, int argc,
+                            sqlite3_value **argv)
+{
+	const unsigned char *addr = argc == 1 ? sqlite3_value_text(argv[0])
+	                                      : NULL;
+	char key[STORE_EMAIL_MAX + 1];
+
+	if (!addr || store_address_key((const char *)addr, key, sizeof key)) {
+		sqlite3_result_null(cx);
+		return;
+	}
+	sqlite3_result_text(cx, key, -1, SQLITE_TRANSIENT);
+}
+
+int sql_register_functions(sqlite3 *db)
+{
+	return sqlite3_create_function_v2(db, "address_key", 1,
+	                                  SQLITE_UTF8 | SQLITE_DETERMINISTIC |
+	                                  SQLITE_INNOCUOUS, NULL,
+	                                  sql_address_key, NULL, NULL, NULL);
 }

@@ -5,35 +5,13 @@
  * "ann@example.org" however a game spells it.  store_queue_mail asks here
  * before queueing anything, and blocking drops what is still queued.
  *
- * The SQL compares keys with address_key(), a function of our own that
- * every connection registers before its statements are prepared.
+ * The SQL compares keys with address_key() (address.c), a function of
+ * our own that every connection registers before its statements are
+ * prepared.
  */
 #include <string.h>
 
 #include "sql.h"
-
-/* address_key(text): its store_address_key, or NULL if not an address. */
-static void sql_address_key(sqlite3_context *cx, int argc,
-                            sqlite3_value **argv)
-{
-	const unsigned char *addr = argc == 1 ? sqlite3_value_text(argv[0])
-	                                      : NULL;
-	char key[STORE_EMAIL_MAX + 1];
-
-	if (!addr || store_address_key((const char *)addr, key, sizeof key)) {
-		sqlite3_result_null(cx);
-		return;
-	}
-	sqlite3_result_text(cx, key, -1, SQLITE_TRANSIENT);
-}
-
-int sql_register_functions(sqlite3 *db)
-{
-	return sqlite3_create_function_v2(db, "address_key", 1,
-	                                  SQLITE_UTF8 | SQLITE_DETERMINISTIC |
-	                                  SQLITE_INNOCUOUS, NULL,
-	                                  sql_address_key, NULL, NULL, NULL);
-}
 
 /* The key of address into key, or STORE_INVALID. */
 static store_rc key_of(const char *address, char key[STORE_EMAIL_MAX + 1],

@@ -101,10 +101,13 @@ bt_card shift_draw(bt_game *g);
 /* Puts c on the bottom of the Shift Deck, seen by everyone. */
 void shift_put_bottom(bt_game *g, bt_card c);
 
-/* --- shuffles (R11) ----------------------------------------------------- */
+/* --- decks and shuffles (R11), decks.c ------------------------------------ */
 
 /* The pile that holds deck d's cards. */
 bt_pile *deck_pile(bt_game *g, bt_deck d);
+
+/* Puts every card of deck d in its pile, in card order (before R3). */
+void deck_fill(bt_game *g, bt_deck d);
 
 /* Shuffles deck d, then applies its waiting stack line, if any. */
 int deck_shuffle(bt_game *g, bt_deck d, bt_error *err);

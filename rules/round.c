@@ -1,53 +1,10 @@
 /*
- * round.c - the table moves that keep the R5 totals current, and the life
- * of a round: its start (R4), the reprimand (R7), its end (R8) and the
- * passing of the turn with the STUCK rule (R6).
+ * round.c - the life of a round: its start (R4), the reprimand (R7), its
+ * end (R8) and the passing of the turn with the STUCK rule (R6).
  */
 #include <string.h>
 
 #include "engine.h"
-
-void stack_push(bt_game *g, bt_card c)
-{
-	const bt_card_info *ci = bt_card_get(c);
-
-	g->stack[g->stack_n++] = c;
-	g->effort = (int16_t)(g->effort + ci->effort);
-	g->officers = (int16_t)(g->officers + ci->officers);
-}
-
-void stack_remove_at(bt_game *g, int i)
-{
-	const bt_card_info *ci = bt_card_get(g->stack[i]);
-
-	g->effort = (int16_t)(g->effort - ci->effort);
-	g->officers = (int16_t)(g->officers - ci->officers);
-	g->stack_n = card_remove_at(g->stack, g->stack_n, i);
-}
-
-void row_push(bt_game *g, bt_card c)
-{
-	g->row[g->row_n++] = c;
-	g->leisure = (int16_t)(g->leisure + bt_card_get(c)->leisure);
-}
-
-void row_remove_at(bt_game *g, int i)
-{
-	g->leisure = (int16_t)(g->leisure - bt_card_get(g->row[i])->leisure);
-	g->row_n = card_remove_at(g->row, g->row_n, i);
-}
-
-void side_play_push(bt_game *g, bt_card c)
-{
-	g->side_play[g->side_play_n++] = c;
-	g->target = (int16_t)(g->target + bt_card_get(c)->target);
-}
-
-void side_play_remove_at(bt_game *g, int i)
-{
-	g->target = (int16_t)(g->target - bt_card_get(g->side_play[i])->target);
-	g->side_play_n = card_remove_at(g->side_play, g->side_play_n, i);
-}
 
 static void duty_set(bt_game *g, bt_card c)
 {
@@ -61,36 +18,6 @@ static void duty_set(bt_game *g, bt_card c)
 static void box_add(bt_game *g, bt_card c)
 {
 	g->box[c / 64] |= (uint64_t)1 << (c % 64);
-}
-
-/* The top card leaves the deck: what each seat saw moves up by one. */
-static void forget_top_card(bt_game *g)
-{
-	int any = 0;
-
-	for (int s = 0; s < BT_MAX_PLAYERS; s++) {
-		if (g->known_top[s])
-			g->known_top[s]--;
-		any |= g->known_top[s];
-	}
-	g->known_any = any != 0;
-}
-
-bt_card shift_draw(bt_game *g)
-{
-	bt_card c = pile_pop(&g->shift_deck);
-
-	if (g->known_any)
-		forget_top_card(g);
-	if (g->known_bottom > g->shift_deck.n)
-		g->known_bottom = g->shift_deck.n;
-	return c;
-}
-
-void shift_put_bottom(bt_game *g, bt_card c)
-{
-	pile_push_bottom(&g->shift_deck, c);
-	g->known_bottom++;
 }
 
 /* R4.1: from the First Player clockwise, Side Projects up to two each. */

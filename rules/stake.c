@@ -1,7 +1,8 @@
 /*
  * stake.c - what is at stake in the actions a player may choose: what a
  * reprimand would cost the crew now (R7, R8.2), what logging the
- * assignment would bring (R6), and how a card moves the totals (R5).
+ * assignment would bring (R6), how a card moves the totals, and the
+ * Leisure Goal (R5).
  * Everything here is public table (R10): any seat may be told it.
  */
 #include "engine.h"
@@ -49,4 +50,20 @@ int bt_draw_reprimands(const bt_game *g, bt_card c)
 {
 	return c < BT_CARD_COUNT &&
 	       g->officers + bt_card_get(c)->officers >= BT_REPRIMAND_OFFICERS;
+}
+
+/* R5: the Leisure Goal by player count. */
+static const uint8_t leisure_goal[BT_MAX_PLAYERS + 1] = {
+	[2] = 18, [3] = 20, [4] = 22, [5] = 24, [6] = 26
+};
+
+int bt_goal_for(int players)
+{
+	return players >= BT_MIN_PLAYERS && players <= BT_MAX_PLAYERS
+	       ? leisure_goal[players] : 0;
+}
+
+int bt_goal(const bt_game *g)
+{
+	return bt_goal_for(g->players);
 }
