@@ -204,17 +204,17 @@ store_rc store_load_replayed(store *s, const char *id, store_game *out,
                              store_error *err);
 
 /* The store_game a row of games (SQL_GAME_GET) and its seats make,
- * without its state (store_games.c): for the store's other files. */
+ * without its state (store_rows.c): for the store's other files. */
 store_rc store_load_row(store *s, const char *id, store_game *g,
                         store_error *err);
 
 /* Queues the emails fn composes for every seat of new game id, inside
- * the caller's transaction (store_games.c; new games and rematches). */
+ * the caller's transaction (store_create.c; new games and rematches). */
 store_rc store_seat_mails_locked(store *s, const char *id,
                                  store_seat_mail_fn fn, void *ctx,
                                  store_error *err);
 
-/* Creates a game inside the caller's transaction (store_games.c). */
+/* Creates a game inside the caller's transaction (store_create.c). */
 store_rc store_create_locked(store *s, const store_new_game *ng,
                              char id[STORE_ID_LEN + 1], store_error *err);
 
@@ -223,17 +223,21 @@ store_rc store_create_locked(store *s, const store_new_game *ng,
 int store_feed_header(store *s, const store_game *g, bt_error *gerr);
 
 /* A game's status from its spelling in the games table ("playing",
- * "won", "lost"); anything else reads as playing (store_games.c). */
+ * "won", "lost"); anything else reads as playing (store_rows.c). */
 bt_status sql_status_of(const unsigned char *text);
 
-/* ... and its spelling (store_games.c). */
+/* ... and its spelling (store_rows.c). */
 const char *sql_status_name(bt_status st);
 
-/* The layout tag stored beside a snapshot (store_games.c). */
+/* The layout tag stored beside a snapshot (store_rows.c). */
 int sql_snapshot_format(void);
 
 /* The seat whose move it is in state, 0 once the game is over. */
 int sql_turn_seat(const bt_game *state);
+
+/* The next line of text at *at, without its '\n', in *line and *len;
+ * moves *at past it.  0 at the end of the text (store_rows.c). */
+int sql_next_line(const char **at, const char **line, size_t *len);
 
 /* A limit's refusal in words for people, keeping err's retry time
  * (store_limits.c). */
@@ -252,7 +256,7 @@ store_rc sql_seat_mail_allowed(store *s, const store_mail *m,
 const char *sql_mail_held(store *s, const char *id, const store_mail *m,
                           const char *key, char *why, size_t cap);
 /* Stores one record line of game id, chosen by made_by ("" a person;
- * store_games.c). */
+ * store_rows.c). */
 store_rc sql_insert_line(store *s, const char *id, int seq, int seat,
                          const char *line, const char *made_by,
                          store_error *err);
@@ -274,7 +278,7 @@ store_rc sql_queue_bot_turn(store *s, const char *id, const char *bot,
 
 /* store_queue_mail for a move's email: move_seq is the game's line
  * count after the move that queued it (0: none), and the first attempt
- * waits delay seconds (store_games.c). */
+ * waits delay seconds (store_queue.c). */
 store_rc sql_queue_mail_at(store *s, const char *id, const store_mail *m,
                            int move_seq, int64_t delay, store_error *err);
 

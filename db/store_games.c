@@ -1,298 +1,15 @@
 /*
- * store_games.c - a game's life in the store after it is made
- * (store_create.c): loaded (from its snapshot, or by replaying its
- * lines), advanced one action at a time, exported as a record.
+ * store_games.c - the move transaction, the top of the store: a game
+ * advanced one action at a time (the action checked, its line and
+ * snapshot written, its emails queued, and what it sets going: a
+ * stand-in ended, the next bot turn, hints or the review queued), a bot's
+ * move with what it says, a seat revoked, a game exported as a record.
+ * The rows it is made of are store_rows.c's.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "sql.h"
-
-static const char *const status_names[] = {
-	[BT_PLAYING] = "playing", [BT_WON] = "won", [BT_LOST] = "lost",
-};
-
-const char *sql_status_name(bt_status st)
-{
-	return status_names[st];
-}
-
-bt_status sql_status_of(const unsigned char *text)
-{
-	for (int st = BT_WON; st <= BT_LOST; st++)
-		if (text && !strcmp((const char *)text, status_names[st]))
-			return (bt_status)st;
-	return BT_PLAYING;
-}
-
-/* The layout tag stored beside a snapshot: the engine's format number,
- * the struct's size and the byte order, so no other layout is misread. */
-int sql_snapshot_format(void)
-{
-	const uint16_t one = 1;
-	int little = *(const uint8_t *)&one;
-
-	return (BT_STATE_FORMAT * 2 + little) << 16 | (int)sizeof(bt_game);
-}
-
-/* The next line of text at *at, without its '\n', in *line and *len;
- * moves *at past it.  0 at the end of the text. */
-static int next_line(const char **at, const char **line, size_t *len)
-{
-	const char *end;
-
-	if (!**at)
-		return 0;
-	end = strchr(*at, '\n');
-	*line = *at;
-	*len = end ? (size_t)(end - *at) : strlen(*at);
-	*at += *len + (end != NULL);
-	return 1;
-}
-
-int sql_turn_seat(const bt_game *state)
-{
-	return state->status == BT_PLAYING ? state->turn : 0;
-}
-
-store_rc sql_insert_line(store *s, const char *id, int seq, int seat,
-                         const char *line, const char *made_by,
-                         store_error *err)
-{
-	sqlite3_stmt *st = sql_get(s, SQL_ACTION_INSERT);
-
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int(st, 2, seq);
-	sqlite3_bind_int(st, 3, seat);
-	sql_bind_text(st, 4, line, -1);
-	sqlite3_bind_int64(st, 5, store_now());
-	sql_bind_text(st, 6, made_by, -1);
-	int rc = sql_run(s, SQL_ACTION_INSERT);
-	return rc == SQLITE_DONE ? STORE_OK
-	                         : store_sqlite_fail(s, rc, "saving an action", err);
-}
-
-/* ---- loading ------------------------------------------------------------ */
-
-/* Feeds one line, formatted, to the scratch replay. */
-static int feed(store *s, bt_error *gerr, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 3, 4)))
-#endif
-	;
-
-static int feed(store *s, bt_error *gerr, const char *fmt, ...)
-{
-	char line[BT_RECORD_LINE_MAX + 2];
-	va_list ap;
-
-	va_start(ap, fmt);
-	int n = vsnprintf(line, sizeof line, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof line)
-		n = (int)sizeof line - 1;
-	return bt_replay_line(s->replay, line, (size_t)n, gerr);
-}
-
-/* Feeds the header a game row stands for; header holds its stack lines. */
-int store_feed_header(store *s, const store_game *g, bt_error *gerr)
-{
-	const char *header = g->header;
-	int bad = feed(s, gerr, "buffertime %d", BT_RECORD_VERSION) ||
-	          feed(s, gerr, "players %d", g->players) ||
-	          feed(s, gerr, "first %d", g->first) ||
-	          feed(s, gerr, "seed %s", g->seed);
-	for (int i = 0; !bad && i < g->players; i++)
-		if (g->seats[i].name[0])
-			bad = feed(s, gerr, "name %d %s", i + 1,
-			           g->seats[i].name);
-	const char *at = header, *l;
-	size_t n;
-	while (!bad && next_line(&at, &l, &n))
-		bad = bt_replay_line(s->replay, l, n, gerr);
-	return bad;
-}
-
-/* Replays game g from its seed and lines: the slow path, for a missing
- * or foreign snapshot, and for checking. */
-static store_rc replay_game(store *s, store_game *g, store_error *err)
-{
-	bt_error gerr;
-	int rows = 0, bad;
-
-	bt_replay_init(s->replay);
-	bad = store_feed_header(s, g, &gerr);
-	sqlite3_stmt *st = sql_get(s, SQL_ACTIONS_GET);
-	sql_bind_text(st, 1, g->id, -1);
-	int rc = SQLITE_ROW;
-	while (!bad && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (sqlite3_column_int(st, 0) != rows++)
-			break;
-		bad = bt_replay_line(s->replay,
-		                     (const char *)sqlite3_column_text(st, 2),
-		                     (size_t)sqlite3_column_bytes(st, 2), &gerr);
-	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_sqlite_fail(s, rc, "reading actions", err);
-	if (!bad && rc == SQLITE_ROW)
-		return store_fail(err, STORE_CORRUPT, "action %d is "
-		                  "missing", rows - 1);
-	if (bad || bt_replay_finish(s->replay, &gerr))
-		return store_fail(err, STORE_CORRUPT, "the game no longer "
-		                  "replays: line %d: rule R%d: %s",
-		                  s->replay->err_line, gerr.rule, gerr.why);
-	if (rows != g->seq)
-		return store_fail(err, STORE_CORRUPT, "the game has %d "
-		                  "lines, not %d", rows, g->seq);
-	g->state = s->replay->game;
-	return STORE_OK;
-}
-
-/* Takes the snapshot if it is of this layout, current and sound. */
-static int use_snapshot(sqlite3_stmt *st, store_game *g)
-{
-	char why[160];
-
-	if (sqlite3_column_int(st, 9) != sql_snapshot_format() ||
-	    sqlite3_column_int(st, 8) != g->seq ||
-	    sqlite3_column_bytes(st, 7) != (int)sizeof g->state)
-		return 0;
-	memcpy(&g->state, sqlite3_column_blob(st, 7), sizeof g->state);
-	return bt_game_check(&g->state, why, sizeof why) == 0;
-}
-
-/* A pending Sensor Sweep counts only while the game has not moved on. */
-static void load_sweep(sqlite3_stmt *st, store_game *g)
-{
-	char id[4];
-
-	g->sweep_card = BT_NO_CARD;
-	g->sweep_seat = 0;
-	if (sqlite3_column_int(st, 10) != g->seq ||
-	    sql_column_text(st, 12, id, sizeof id))
-		return;
-	g->sweep_card = bt_card_parse(id, strlen(id));
-	g->sweep_seat = g->sweep_card == BT_NO_CARD ? 0
-	                : sqlite3_column_int(st, 11);
-}
-
-static store_rc load_seats(store *s, store_game *g, store_error *err)
-{
-	sqlite3_stmt *st = sql_get(s, SQL_SEATS_GET);
-	int rc;
-
-	sql_bind_text(st, 1, g->id, -1);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int seat = sqlite3_column_int(st, 0);
-		if (seat < 1 || seat > g->players)
-			continue;
-		store_seat *p = &g->seats[seat - 1];
-		if (sql_column_text(st, 1, p->name, sizeof p->name) ||
-		    sql_column_text(st, 2, p->email, sizeof p->email))
-			rc = SQLITE_CORRUPT;
-		p->token_gen = sqlite3_column_int64(st, 3);
-		p->last_seen = sqlite3_column_int64(st, 4);
-		if (store_notify_parse((const char *)sqlite3_column_text(st, 5),
-		                       &p->notify))
-			p->notify = STORE_NOTIFY_TURN;
-		p->digest_sent = sqlite3_column_int64(st, 6);
-		p->nudged = sqlite3_column_int64(st, 7);
-		p->blocked = p->email[0] && sqlite3_column_int(st, 8);
-		if (sql_column_text(st, 9, p->bot, sizeof p->bot))
-			rc = SQLITE_CORRUPT;
-		p->standin_since = sqlite3_column_int64(st, 10);
-		p->standin_ask = sqlite3_column_int64(st, 11);
-		if (rc == SQLITE_CORRUPT)
-			break;
-	}
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? STORE_OK
-	                         : store_sqlite_fail(s, rc, "reading seats", err);
-}
-
-/* The columns of a game row between moves (0004-life). */
-static void load_life(sqlite3_stmt *st, store_game *g)
-{
-	g->updated = sqlite3_column_int64(st, 13);
-	g->turn_seat = sqlite3_column_int(st, 14);
-	g->turn_since = sqlite3_column_int64(st, 15);
-	g->reminders = sqlite3_column_int(st, 16);
-	g->reminder_secs = sqlite3_column_int64(st, 17);
-	if (sql_column_text(st, 18, g->rematch, sizeof g->rematch))
-		g->rematch[0] = '\0';
-	if (sql_column_text(st, 19, g->standin, sizeof g->standin))
-		snprintf(g->standin, sizeof g->standin, "off");
-	g->standin_days = sqlite3_column_int(st, 20);
-	g->practice = sqlite3_column_int(st, 21) != 0;
-	g->ended_by = sqlite3_column_int(st, 22);
-	g->ended_at = sqlite3_column_int64(st, 23);
-	g->taken = sqlite3_column_int(st, 24);
-}
-
-/* Loads game id; forces a replay when replay is set (for checks), and
- * leaves the state out when replay < 0 (store_load_row). */
-static store_rc load(store *s, const char *id, store_game *g, int replay,
-                     store_error *err)
-{
-	sqlite3_stmt *st = sql_get(s, SQL_GAME_GET);
-	store_rc out = STORE_OK;
-
-	memset(g, 0, sizeof *g);
-	sql_bind_text(st, 1, id, -1);
-	int rc = sqlite3_step(st);
-	if (rc != SQLITE_ROW) {
-		sqlite3_reset(st);
-		return rc == SQLITE_DONE
-		       ? store_fail(err, STORE_NOT_FOUND, "no game '%.40s'", id)
-		       : store_sqlite_fail(s, rc, "reading the game", err);
-	}
-	snprintf(g->id, sizeof g->id, "%s", id);
-	g->created = sqlite3_column_int64(st, 0);
-	g->players = sqlite3_column_int(st, 1);
-	g->first = sqlite3_column_int(st, 2);
-	g->seq = sqlite3_column_int(st, 6);
-	if (sql_column_text(st, 3, g->seed, sizeof g->seed) ||
-	    sql_column_text(st, 4, g->header, sizeof g->header) ||
-	    sql_column_text(st, 5, g->options, sizeof g->options) ||
-	    g->players < BT_MIN_PLAYERS || g->players > BT_MAX_PLAYERS)
-		out = store_fail(err, STORE_CORRUPT, "game %.40s: a damaged "
-		                 "row", id);
-	load_sweep(st, g);
-	load_life(st, g);
-	int snapshot = replay < 0 || (!replay && out == STORE_OK &&
-	                              use_snapshot(st, g));
-	sqlite3_reset(st);
-	if (out == STORE_OK)
-		out = load_seats(s, g, err);
-	if (out == STORE_OK && !snapshot)
-		out = replay_game(s, g, err);
-	/* a game ended where it could no longer be won (store_end.c) has
-	 * no line for it: it reads as lost, snapshot and replay alike */
-	if (out == STORE_OK && replay >= 0 && g->ended_by)
-		g->state.status = BT_LOST;
-	return out;
-}
-
-store_rc store_load(store *s, const char *id, store_game *out,
-                    store_error *err)
-{
-	return load(s, id, out, 0, err);
-}
-
-store_rc store_load_row(store *s, const char *id, store_game *g,
-                        store_error *err)
-{
-	return load(s, id, g, -1, err);
-}
-
-/* For store_check: the game replayed from scratch, never the snapshot. */
-store_rc store_load_replayed(store *s, const char *id, store_game *out,
-                             store_error *err)
-{
-	return load(s, id, out, 1, err);
-}
 
 /* ---- advancing ---------------------------------------------------------- */
 
@@ -348,7 +65,7 @@ store_rc sql_append_locked(store *s, const char *id, int expected_seq,
 	bt_error gerr;
 	store_rc rc;
 
-	if ((rc = load(s, id, before, 0, err)))
+	if ((rc = store_load(s, id, before, err)))
 		return rc;
 	if (before->seq != expected_seq)
 		return store_fail(err, STORE_CONFLICT, "the game moved on: it "
@@ -489,7 +206,7 @@ store_rc store_export(store *s, const char *id, int with_seed,
 	bt_error gerr;
 	store_rc rc;
 
-	if ((rc = load(s, id, g, 0, err)))
+	if ((rc = store_load(s, id, g, err)))
 		return rc;
 	int seed = with_seed || g->state.status != BT_PLAYING;
 	if (bt_record_init(rec, g->players, g->first, seed ? g->seed : NULL,
@@ -504,7 +221,7 @@ store_rc store_export(store *s, const char *id, int with_seed,
 			                  "%s", id, gerr.why);
 	const char *at = g->header, *l;
 	size_t n;
-	while (next_line(&at, &l, &n))
+	while (sql_next_line(&at, &l, &n))
 		if (bt_record_add_line(rec, l, n, &gerr))
 			return store_fail(err, STORE_CORRUPT, "game %.40s: "
 			                  "its header is damaged: %s", id,
@@ -536,7 +253,7 @@ store_rc sql_sweep_locked(store *s, const char *id, int expected_seq,
 	bt_error gerr;
 	store_rc rc;
 
-	if ((rc = load(s, id, g, 0, err)))
+	if ((rc = store_load(s, id, g, err)))
 		return rc;
 	if (g->seq != expected_seq)
 		return store_fail(err, STORE_CONFLICT, "the game moved on: it "
@@ -581,51 +298,6 @@ store_rc store_sweep_begin(store *s, const char *id, int expected_seq,
 	return rc;
 }
 
-store_rc store_queue_mail(store *s, const char *id, const store_mail *m,
-                          store_error *err)
-{
-	return sql_queue_mail_at(s, id, m, 0, 0, err);
-}
-
-store_rc sql_queue_mail_at(store *s, const char *id, const store_mail *m,
-                           int move_seq, int64_t delay, store_error *err)
-{
-	int blocked;
-	store_rc brc = store_block_check(s, m->to, &blocked, err);
-
-	if (brc != STORE_OK || blocked)
-		return brc;     /* that address asked for no email from us */
-	if ((brc = sql_seat_mail_allowed(s, m, err)))
-		return brc;
-	/* one held back (the seat wants none, the address had its budget)
-	 * is kept all the same, dropped, saying why */
-	char key[STORE_EMAIL_MAX + 1], why[160];
-	if (store_address_key(m->to, key, sizeof key))
-		snprintf(key, sizeof key, "%s", m->to);
-	const char *held = sql_mail_held(s, id, m, key, why, sizeof why);
-	sqlite3_stmt *st = sql_get(s, SQL_OUTBOX_INSERT);
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int(st, 2, m->seat);
-	sql_bind_text(st, 3, m->to, -1);
-	sql_bind_text(st, 4, m->subject, -1);
-	sql_bind_text(st, 5, m->body, -1);
-	sqlite3_bind_int64(st, 6, store_now());
-	sql_bind_text(st, 7, m->kind, -1);
-	sql_bind_text(st, 8, m->reply_to, -1);
-	sqlite3_bind_int64(st, 9, delay > 0 ? delay : 0);
-	sqlite3_bind_int(st, 10, move_seq);
-	sql_bind_text(st, 11, key, -1);
-	if (held) {
-		sqlite3_bind_int64(st, 12, store_now());
-		sql_bind_text(st, 13, held, -1);
-	} else {
-		sql_bind_text(st, 13, "", -1);
-	}
-	int rc = sql_run(s, SQL_OUTBOX_INSERT);
-	return rc == SQLITE_DONE ? STORE_OK
-	                         : store_sqlite_fail(s, rc, "queueing an email", err);
-}
-
 store_rc store_touch(store *s, const char *id, int seat, store_error *err)
 {
 	sqlite3_stmt *st = sql_get(s, SQL_SEAT_TOUCH);
@@ -639,4 +311,61 @@ store_rc store_touch(store *s, const char *id, int seat, store_error *err)
 	return sqlite3_changes(s->db) == 1 ? STORE_OK
 	       : store_fail(err, STORE_NOT_FOUND, "no seat %d in game "
 	                    "'%.40s'", seat, id);
+}
+
+/* ---- a bot's move, with what it says ---------------------------------- */
+
+/* store_append_saying inside its transaction. */
+static store_rc saying_locked(store *s, const char *id, int expected_seq,
+                              const bt_action *a, const char *made_by,
+                              const char *say, store_mail_fn mail_fn,
+                              void *ctx, int *said, store_error *err)
+{
+	bt_game next;
+	store_error limited;
+	store_rc rc;
+
+	if (say && say[0]) {
+		rc = sql_chat_locked(s, id, a->seat, say, &limited);
+		if (rc == STORE_OK)
+			*said = 1;
+		else if (rc != STORE_LIMITED) {
+			if (err)
+				*err = limited;
+			return rc;
+		}
+	}
+	return sql_append_locked(s, id, expected_seq, a, made_by, mail_fn, ctx,
+	                         &next, err);
+}
+
+store_rc store_append_saying(store *s, const char *id, int expected_seq,
+                             const bt_action *a, const char *made_by,
+                             const char *say, store_mail_fn mail_fn,
+                             void *ctx, int *said, store_error *err)
+{
+	int local;
+	store_rc rc;
+
+	if (!said)
+		said = &local;
+	*said = 0;
+	if (!made_by || (made_by[0] && strcmp(made_by, "bot") &&
+	                 strcmp(made_by, "stand-in")))
+		return store_fail(err, STORE_INVALID, "a line is made by a "
+		                  "person, a bot or a stand-in");
+	if (say && strnlen(say, STORE_CHAT_MAX + 1) > STORE_CHAT_MAX)
+		return store_fail(err, STORE_INVALID, "a message has at most "
+		                  "%d bytes", STORE_CHAT_MAX);
+	if ((rc = sql_begin(s, err)))
+		return rc;
+	rc = saying_locked(s, id, expected_seq, a, made_by, say, mail_fn, ctx,
+	                   said, err);
+	if (rc == STORE_OK)
+		rc = sql_commit(s, err);
+	else
+		sql_rollback(s);
+	if (rc != STORE_OK)
+		*said = 0;
+	return rc;
 }

@@ -3,8 +3,9 @@
  * job, queued in the transaction that gave the bot the turn, claimed by
  * a lease (a worker killed mid-job leaves it to be claimed again) and
  * done once the move is in.  The move itself goes through the same
- * append as a person's, at the job's sequence number, so a job done
- * twice is refused the second time: never two moves for one turn.
+ * append as a person's, at the job's sequence number
+ * (store_append_saying, store_games.c), so a job done twice is refused
+ * the second time: never two moves for one turn.
  */
 #include <string.h>
 
@@ -177,57 +178,3 @@ store_rc store_made_by(store *s, const char *id, char *by, int cap,
 	       : store_sqlite_fail(s, rc, "reading who made the moves", err);
 }
 
-/* store_append_saying inside its transaction. */
-static store_rc saying_locked(store *s, const char *id, int expected_seq,
-                              const bt_action *a, const char *made_by,
-                              const char *say, store_mail_fn mail_fn,
-                              void *ctx, int *said, store_error *err)
-{
-	bt_game next;
-	store_error limited;
-	store_rc rc;
-
-	if (say && say[0]) {
-		rc = sql_chat_locked(s, id, a->seat, say, &limited);
-		if (rc == STORE_OK)
-			*said = 1;
-		else if (rc != STORE_LIMITED) {
-			if (err)
-				*err = limited;
-			return rc;
-		}
-	}
-	return sql_append_locked(s, id, expected_seq, a, made_by, mail_fn, ctx,
-	                         &next, err);
-}
-
-store_rc store_append_saying(store *s, const char *id, int expected_seq,
-                             const bt_action *a, const char *made_by,
-                             const char *say, store_mail_fn mail_fn,
-                             void *ctx, int *said, store_error *err)
-{
-	int local;
-	store_rc rc;
-
-	if (!said)
-		said = &local;
-	*said = 0;
-	if (!made_by || (made_by[0] && strcmp(made_by, "bot") &&
-	                 strcmp(made_by, "stand-in")))
-		return store_fail(err, STORE_INVALID, "a line is made by a "
-		                  "person, a bot or a stand-in");
-	if (say && strnlen(say, STORE_CHAT_MAX + 1) > STORE_CHAT_MAX)
-		return store_fail(err, STORE_INVALID, "a message has at most "
-		                  "%d bytes", STORE_CHAT_MAX);
-	if ((rc = sql_begin(s, err)))
-		return rc;
-	rc = saying_locked(s, id, expected_seq, a, made_by, say, mail_fn, ctx,
-	                   said, err);
-	if (rc == STORE_OK)
-		rc = sql_commit(s, err);
-	else
-		sql_rollback(s);
-	if (rc != STORE_OK)
-		*said = 0;
-	return rc;
-}

@@ -13,28 +13,6 @@ enum {
 	DUE_BATCH = 256      /* games or seats one queueing pass looks at */
 };
 
-static const char *const notify_names[STORE_NOTIFY__MAX] = {
-	[STORE_NOTIFY_EVERY] = "every",
-	[STORE_NOTIFY_TURN] = "turn",
-	[STORE_NOTIFY_DIGEST] = "digest",
-	[STORE_NOTIFY_NONE] = "none",
-};
-
-const char *store_notify_name(store_notify n)
-{
-	return (unsigned)n < STORE_NOTIFY__MAX ? notify_names[n] : "turn";
-}
-
-int store_notify_parse(const char *text, store_notify *out)
-{
-	for (int i = 0; text && i < STORE_NOTIFY__MAX; i++)
-		if (strcmp(text, notify_names[i]) == 0) {
-			*out = (store_notify)i;
-			return 0;
-		}
-	return -1;
-}
-
 /* An UPDATE of one seat's row: STORE_NOT_FOUND if there is no such
  * seat. */
 static store_rc seat_update(store *s, enum sql_stmt which, const char *what,
@@ -57,7 +35,7 @@ store_rc store_set_notify(store *s, const char *id, int seat,
 	sqlite3_stmt *st = sql_get(s, SQL_NOTIFY_SET);
 	sql_bind_text(st, 1, id, -1);
 	sqlite3_bind_int(st, 2, seat);
-	sql_bind_text(st, 3, notify_names[n], -1);
+	sql_bind_text(st, 3, store_notify_name(n), -1);
 	sqlite3_bind_int64(st, 4, store_now());
 	return seat_update(s, SQL_NOTIFY_SET, "saving the email setting", id,
 	                   seat, err);
