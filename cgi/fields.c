@@ -9,6 +9,7 @@
 
 #include "fields.h"
 #include "game.h"
+#include "query.h"
 #include "store.h"
 #include "store_bots.h"
 #include "token.h"
@@ -53,14 +54,14 @@ static const field_spec specs[FIELD__COUNT] = {
 	/* the query strings of links: page_history.c, page_feed.c (at),
 	 * the redirects of the handlers (m, t, c, again), the emails'
 	 * links (mail/compose_links.c: k, s, a) */
-	[FIELD_AT] = INT("at", 0, INT_MAX),
-	[FIELD_NOTICE] = TEXT("m"),
-	[FIELD_TOKEN] = TEXT("t"),
-	[FIELD_CONFIRMED] = TEXT("c"),
-	[FIELD_AGAIN] = TEXT("again"),
-	[FIELD_KEY] = TEXT("k"),
-	[FIELD_SEAT] = INT("s", 1, TOKEN_SEAT_MAX),
-	[FIELD_ADDRESS] = TEXT("a"),
+	[FIELD_AT] = INT(QUERY_AT, 0, INT_MAX),
+	[FIELD_NOTICE] = TEXT(QUERY_NOTICE),
+	[FIELD_TOKEN] = TEXT(QUERY_TOKEN),
+	[FIELD_CONFIRMED] = TEXT(QUERY_CONFIRMED),
+	[FIELD_AGAIN] = TEXT(QUERY_AGAIN),
+	[FIELD_KEY] = TEXT(QUERY_KEY),
+	[FIELD_SEAT] = INT(QUERY_SEAT, 1, TOKEN_SEAT_MAX),
+	[FIELD_ADDRESS] = TEXT(QUERY_ADDRESS),
 };
 
 _Static_assert(720 * 3600 == STORE_REMIND_MAX, "remind hours");

@@ -15,6 +15,7 @@
 
 #include "fields.h"
 #include "mail_ctx.h"
+#include "query.h"
 #include "web.h"
 
 /* What an action does with the store once decoded. */
@@ -173,7 +174,8 @@ static web_err run(web *w, int seq, const bt_action *a, commit how)
 		rc = store_append(w->st, w->game.id, seq, a, compose_move,
 		                  &mail, NULL, &err);
 	snprintf(to, sizeof to, "g/%s%s", w->game.id,
-	         rc == STORE_CONFLICT ? "?m=stale" : "");
+	         rc == STORE_CONFLICT ? QUERY_NOTICE_OF(QUERY_NOTICE_STALE)
+	                              : "");
 	if (rc == STORE_OK || rc == STORE_CONFLICT)
 		return resp_redirect(w, to);
 	return web_store_err(w, __func__, &err);
@@ -198,7 +200,9 @@ web_err page_act(web *w)
 	 * again under its lock). */
 	if (seq != w->game.seq) {
 		char to[STORE_ID_LEN + 16];
-		snprintf(to, sizeof to, "g/%s?m=stale", w->game.id);
+		snprintf(to, sizeof to,
+		         "g/%s" QUERY_NOTICE_OF(QUERY_NOTICE_STALE),
+		         w->game.id);
 		return resp_redirect(w, to);
 	}
 	/* inputs */

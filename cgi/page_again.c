@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "mail_ctx.h"
+#include "query.h"
 #include "web.h"
 
 /* What the rematch's seat emails are composed with. */
@@ -67,6 +68,6 @@ web_err page_again(web *w)
 		web_log(w, __func__, "no seat %d link in game %s", seat, ng.id);
 		return WEB_INTERNAL;
 	}
-	snprintf(to, sizeof to, "g/%s?t=%s", ng.id, tok);
+	snprintf(to, sizeof to, "g/%s?" QUERY_TOKEN "=%s", ng.id, tok);
 	return resp_redirect(w, to);
 }

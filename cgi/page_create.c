@@ -42,6 +42,7 @@
 #include "fields.h"
 #include "home.h"
 #include "message.h"
+#include "query.h"
 #include "store_limits.h"
 #include "talk.h"
 
@@ -420,7 +421,8 @@ static web_err to_links(web *w, const char *id, int again)
 		return web_store_err(w, __func__, &err);
 	if ((e = created_grant(w)))
 		return e;
-	snprintf(to, sizeof to, "g/%s/made%s", id, again ? "?again=1" : "");
+	snprintf(to, sizeof to, "g/%s/made%s", id,
+	         again ? "?" QUERY_AGAIN "=1" : "");
 	return resp_redirect(w, to);
 }
 

@@ -15,6 +15,7 @@
 #include "created.h"
 #include "describe.h"
 #include "fields.h"
+#include "query.h"
 #include "vals.h"
 
 enum {
@@ -126,7 +127,7 @@ static web_err link_row(web *w, created *c, int s)
 		return WEB_INTERNAL;
 	}
 	snprintf(c->no[i], sizeof c->no[i], "%d", s);
-	snprintf(c->url[i], sizeof c->url[i], "%sg/%s?t=%s",
+	snprintf(c->url[i], sizeof c->url[i], "%sg/%s?" QUERY_TOKEN "=%s",
 	         w->cf->base_url, g->id, tok);
 	snprintf(c->name[i], sizeof c->name[i], "%s",
 	         describe_seat(g, s, n, sizeof n));

@@ -15,6 +15,7 @@
 #include "describe.h"
 #include "ended.h"
 #include "mail_ctx.h"
+#include "query.h"
 #include "web.h"
 
 const char *ended_words(const store_game *g, char *buf, size_t cap)
@@ -49,7 +50,7 @@ web_err page_end(web *w)
 	if ((e = seat_form_seq(w, &seq)))
 		return e;
 	if (seq != w->game.seq || w->game.state.status != BT_PLAYING)
-		return seat_back_to_table(w, "stale");
+		return seat_back_to_table(w, QUERY_NOTICE_STALE);
 	if (!ended_may(&w->game, seat)) {
 		snprintf(w->why, sizeof w->why, "This game can still be won, "
 		         "so it cannot be ended early: play on!");
@@ -65,7 +66,7 @@ web_err page_end(web *w)
 		return resp_redirect(w, to);
 	}
 	case STORE_CONFLICT:
-		return seat_back_to_table(w, "stale");
+		return seat_back_to_table(w, QUERY_NOTICE_STALE);
 	case STORE_ILLEGAL:
 		snprintf(w->why, sizeof w->why, "This game can still be won, "
 		         "so it cannot be ended early: play on!");

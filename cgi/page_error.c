@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "query.h"
 #include "vals.h"
 #include "web.h"
 
@@ -32,7 +33,7 @@ static const struct {
 	[WEB_NOT_FOUND] = { 404, "Not found",
 		"There is no such page or game here.",
 		"Check the address; a game link looks like "
-		"…/g/GAME?t=TOKEN." },
+		"…/g/GAME?" QUERY_TOKEN "=TOKEN." },
 	[WEB_METHOD] = { 405, "Method not allowed",
 		"That page cannot be used this way.", NULL },
 	[WEB_ILLEGAL] = { 409, "That move is not allowed",

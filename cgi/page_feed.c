@@ -21,6 +21,7 @@
 
 #include "describe.h"
 #include "ended.h"
+#include "query.h"
 #include "vals.h"
 #include "web.h"
 
@@ -254,7 +255,8 @@ static const char *entry_row(void *ctx, int key, int i)
 			snprintf(c->link, sizeof c->link, "%sg/%s",
 			         c->w->cf->base_url, c->w->game.id);
 		else
-			snprintf(c->link, sizeof c->link, "%sg/%s?at=%d",
+			snprintf(c->link, sizeof c->link,
+			         "%sg/%s?" QUERY_AT "=%d",
 			         c->w->cf->base_url, c->w->game.id,
 			         it->seq + 1);
 		return c->link;

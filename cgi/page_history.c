@@ -21,6 +21,7 @@
 
 #include "describe.h"
 #include "ended.h"
+#include "query.h"
 #include "since.h"
 #include "table.h"
 
@@ -198,7 +199,7 @@ static const char *hist_row(void *ctx, int key, int i)
 	case K_hist_text:
 		return e->text;
 	case K_hist_url:
-		snprintf(h->url, sizeof h->url, "%sg/%s?at=%d",
+		snprintf(h->url, sizeof h->url, "%sg/%s?" QUERY_AT "=%d",
 		         h->w->cf->prefix, h->w->game.id, e->no);
 		return h->url;
 	case K_hist_when:
@@ -280,7 +281,7 @@ web_err page_history(web *w)
 	snprintf(table, sizeof table, "%sg/%s", w->cf->prefix, w->game.id);
 	snprintf(record, sizeof record, "%sg/%s/record", w->cf->prefix,
 	         w->game.id);
-	snprintf(start, sizeof start, "%sg/%s?at=0", w->cf->prefix,
+	snprintf(start, sizeof start, "%sg/%s?" QUERY_AT "=0", w->cf->prefix,
 	         w->game.id);
 	snprintf(cut, sizeof cut, "The %d earliest entries are not shown "
 	         "here (the game record has every move).", h.dropped);

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "fields.h"
+#include "query.h"
 #include "web.h"
 
 enum { COOKIE_DAYS = 180 };    /* a game by email may last for months */
@@ -82,7 +83,9 @@ web_err page_join(web *w)
 	if (other_cookie(w, name, tok) &&
 	    !field_text(&w->rq.query, FIELD_CONFIRMED)) {
 		snprintf(path, sizeof path, "%sg/%s", w->cf->prefix, id);
-		snprintf(to, sizeof to, "g/%s?t=%s&c=1", id, tok);
+		snprintf(to, sizeof to,
+		         "g/%s?" QUERY_TOKEN "=%s&" QUERY_CONFIRMED "=1", id,
+		         tok);
 		if ((e = set_cookie(w, name, "", path)))
 			return e;
 		return resp_redirect(w, to);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "mail_ctx.h"
+#include "query.h"
 #include "web.h"
 
 static web_err refuse(web *w, const char *why)
@@ -37,14 +38,14 @@ static web_err send(web *w, int seat, int seq)
 		return WEB_INTERNAL;
 	}
 	if (n == 0)
-		return seat_back_to_table(w, "nudge_none");
+		return seat_back_to_table(w, QUERY_NOTICE_NUDGE_NONE);
 	switch (store_nudge(w->st, w->game.id, seq, seat, &m, &err)) {
 	case STORE_OK:
-		return seat_back_to_table(w, "nudged");
+		return seat_back_to_table(w, QUERY_NOTICE_NUDGED);
 	case STORE_LIMITED:
-		return seat_back_to_table(w, "nudge_again");
+		return seat_back_to_table(w, QUERY_NOTICE_NUDGE_AGAIN);
 	case STORE_CONFLICT:
-		return seat_back_to_table(w, "stale");
+		return seat_back_to_table(w, QUERY_NOTICE_STALE);
 	case STORE_INVALID:
 		return refuse(w, err.why);
 	default:
@@ -64,7 +65,7 @@ web_err page_nudge(web *w)
 	if ((e = seat_form_seq(w, &seq)))
 		return e;
 	if (seq != w->game.seq)
-		return seat_back_to_table(w, "stale");
+		return seat_back_to_table(w, QUERY_NOTICE_STALE);
 	if (w->game.state.status != BT_PLAYING)
 		return refuse(w, "The game is over: there is nobody to nudge.");
 	if (w->game.state.turn == seat)

@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "fields.h"
+#include "query.h"
 #include "store_talk.h"
 #include "talk.h"
 #include "web.h"
@@ -73,8 +74,9 @@ web_err page_say(web *w)
 		return web_store_err(w, __func__, &err);
 	if (rc == STORE_OK || rc == STORE_LIMITED) {
 		snprintf(to, sizeof to, "g/%s%s#talk", w->game.id,
-		         rc == STORE_OK ? "" : left == 0 ? "?m=full"
-		         : "?m=slow");
+		         rc == STORE_OK ? ""
+		         : left == 0 ? QUERY_NOTICE_OF(QUERY_NOTICE_FULL)
+		         : QUERY_NOTICE_OF(QUERY_NOTICE_SLOW));
 		return resp_redirect(w, to);
 	}
 	if (rc == STORE_INVALID)

@@ -14,6 +14,7 @@
 
 #include "describe.h"
 #include "fields.h"
+#include "query.h"
 #include "vals.h"
 #include "web.h"
 
@@ -82,7 +83,7 @@ static web_err show(web *w, int seat)
 	snprintf(table, sizeof table, "%sg/%s", w->cf->prefix, w->game.id);
 	vals_init(&v);
 	const char *notice = field_text(&w->rq.query, FIELD_NOTICE);
-	if (notice && strcmp(notice, "saved") == 0) {
+	if (notice && strcmp(notice, QUERY_NOTICE_SAVED) == 0) {
 		vals_show(&v, K_has_notice, 1);
 		vals_set(&v, K_notice, "Saved.");
 		vals_set(&v, K_notice_class, "");
@@ -149,7 +150,9 @@ static web_err save(web *w, int seat)
 	           STORE_OK) {
 		return web_store_err(w, __func__, &err);
 	}
-	snprintf(to, sizeof to, "g/%s/settings?m=saved", w->game.id);
+	snprintf(to, sizeof to,
+	         "g/%s/settings" QUERY_NOTICE_OF(QUERY_NOTICE_SAVED),
+	         w->game.id);
 	return resp_redirect(w, to);
 }
 

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "mail_ctx.h"
+#include "query.h"
 #include "web.h"
 
 web_err page_standin(web *w)
@@ -30,13 +31,15 @@ web_err page_standin(web *w)
 	if ((e = seat_form_seq(w, &seq)))
 		return e;
 	if (seq != w->game.seq)
-		return seat_back_to_table(w, "stale");
+		return seat_back_to_table(w, QUERY_NOTICE_STALE);
 	/* do it */
 	web_compose(w, &c);
 	switch (store_standin_ask(w->st, w->game.id, seq, seat,
 	                          compose_standin, &c, &started, &err)) {
 	case STORE_OK:
-		return seat_back_to_table(w, started ? "standin_started" : "standin_asked");
+		return seat_back_to_table(w, started
+		                          ? QUERY_NOTICE_STANDIN_STARTED
+		                          : QUERY_NOTICE_STANDIN_ASKED);
 	case STORE_INVALID:
 		snprintf(w->why, sizeof w->why, "No stand-in now: %.200s.", err.why);
 		return WEB_ILLEGAL;

@@ -17,6 +17,7 @@
 
 #include "describe.h"
 #include "fields.h"
+#include "query.h"
 #include "table.h"
 
 /* The notices a redirect may ask for; with named, the text is before,
@@ -25,27 +26,29 @@ static const struct {
 	const char *m, *cls, *before, *after;
 	int named;
 } notices[] = {
-	{ "stale", "warn", "That form was out of date: the game had moved "
-	  "on. Here is the current table.", "", 0 },
-	{ "illegal", "bad", "That move is not allowed now; nothing changed.",
-	  "", 0 },
-	{ "nudged", "", "", " has been nudged: an email is on its way.", 1 },
-	{ "nudge_again", "warn", "You nudged ", " today already: one nudge a "
-	  "day.", 1 },
-	{ "nudge_none", "warn", "", " cannot be nudged: there is no email "
-	  "address for them, or their emails are off.", 1 },
-	{ "slow", "warn", "Slow down: at most 5 messages a minute. Wait a "
-	  "moment, then say it again.", "", 0 },
-	{ "full", "warn", "This game has had all the table talk one game may "
-	  "have, so that message was not added.", "", 0 },
-	{ "taken_back", "", "Your move was taken back: it is your turn "
-	  "again.", "", 0 },
-	{ "stands", "warn", "That move can no longer be taken back: the "
-	  "game has moved on, or it drew or showed a card.", "", 0 },
-	{ "standin_asked", "", "You asked for a bot to stand in for ", ": it "
-	  "will once everyone else at the table has asked too.", 1 },
-	{ "standin_started", "", "A bot now stands in for ", ", who has been "
-	  "told by email: it will move within moments.", 1 },
+	{ QUERY_NOTICE_STALE, "warn", "That form was out of date: the game "
+	  "had moved on. Here is the current table.", "", 0 },
+	{ QUERY_NOTICE_ILLEGAL, "bad", "That move is not allowed now; "
+	  "nothing changed.", "", 0 },
+	{ QUERY_NOTICE_NUDGED, "", "", " has been nudged: an email is on its "
+	  "way.", 1 },
+	{ QUERY_NOTICE_NUDGE_AGAIN, "warn", "You nudged ", " today already: "
+	  "one nudge a day.", 1 },
+	{ QUERY_NOTICE_NUDGE_NONE, "warn", "", " cannot be nudged: there is "
+	  "no email address for them, or their emails are off.", 1 },
+	{ QUERY_NOTICE_SLOW, "warn", "Slow down: at most 5 messages a minute. "
+	  "Wait a moment, then say it again.", "", 0 },
+	{ QUERY_NOTICE_FULL, "warn", "This game has had all the table talk "
+	  "one game may have, so that message was not added.", "", 0 },
+	{ QUERY_NOTICE_TAKEN_BACK, "", "Your move was taken back: it is your "
+	  "turn again.", "", 0 },
+	{ QUERY_NOTICE_STANDS, "warn", "That move can no longer be taken "
+	  "back: the game has moved on, or it drew or showed a card.", "", 0 },
+	{ QUERY_NOTICE_STANDIN_ASKED, "", "You asked for a bot to stand in "
+	  "for ", ": it will once everyone else at the table has asked too.",
+	  1 },
+	{ QUERY_NOTICE_STANDIN_STARTED, "", "A bot now stands in for ",
+	  ", who has been told by email: it will move within moments.", 1 },
 };
 
 enum { SEEN_EVERY = 60 };      /* seconds between store_touch writes */
@@ -92,8 +95,8 @@ static web_err at_param(web *w, int *at)
 		         "game: it has %d so far.", (long long)n, w->game.seq);
 	else
 		snprintf(w->why, sizeof w->why, "The address asks for a move "
-		         "that is not a number: ?at= takes a move number, 0 to "
-		         "%d.", w->game.seq);
+		         "that is not a number: ?" QUERY_AT "= takes a move "
+		         "number, 0 to %d.", w->game.seq);
 	return WEB_BAD_REQUEST;
 }
 

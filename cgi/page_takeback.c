@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 
+#include "query.h"
 #include "web.h"
 
 web_err page_take_back(web *w)
@@ -25,15 +26,15 @@ web_err page_take_back(web *w)
 	if ((e = seat_form_seq(w, &seq)))
 		return e;
 	if (seq != w->game.seq)
-		return seat_back_to_table(w, "stale");
+		return seat_back_to_table(w, QUERY_NOTICE_STALE);
 	/* do it */
 	switch (store_take_back(w->st, w->game.id, seat, seq, NULL, &err)) {
 	case STORE_OK:
-		return seat_back_to_table(w, "taken_back");
+		return seat_back_to_table(w, QUERY_NOTICE_TAKEN_BACK);
 	case STORE_CONFLICT:
-		return seat_back_to_table(w, "stale");
+		return seat_back_to_table(w, QUERY_NOTICE_STALE);
 	case STORE_ILLEGAL:
-		return seat_back_to_table(w, "stands");
+		return seat_back_to_table(w, QUERY_NOTICE_STANDS);
 	default:
 		return web_store_err(w, __func__, &err);
 	}

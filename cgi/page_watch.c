@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "fields.h"
+#include "query.h"
 #include "table.h"
 
 web_err page_watch(web *w)
@@ -33,8 +34,8 @@ web_err page_watch(web *w)
 	if (store_load(w->st, w->rq.game, &w->game, &err) != STORE_OK)
 		return web_store_err(w, __func__, &err);
 	/* render: the key is base64url, safe in a URL as it is */
-	snprintf(self, sizeof self, "%sg/%s/watch?k=%s", w->cf->prefix,
-	         w->game.id, key);
+	snprintf(self, sizeof self, "%sg/%s/watch?" QUERY_KEY "=%s",
+	         w->cf->prefix, w->game.id, key);
 	vals_init(&v);
 	tv = (table_view){ .seat = 0, .at = -1, .lines = w->game.seq,
 	                   .self = self };

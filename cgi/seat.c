@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fields.h"
+#include "query.h"
 #include "web.h"
 
 void seat_cookie_name(const char *id, char *name, size_t cap)
@@ -72,7 +73,7 @@ web_err seat_back_to_table(web *w, const char *m)
 {
 	char to[STORE_ID_LEN + 48];
 
-	snprintf(to, sizeof to, "g/%s?m=%s", w->game.id, m);
+	snprintf(to, sizeof to, "g/%s" QUERY_NOTICE_OF("%s"), w->game.id, m);
 	return resp_redirect(w, to);
 }
 

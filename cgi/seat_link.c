@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fields.h"
+#include "query.h"
 #include "web.h"
 
 web_err seat_link_guard(web *w, token_kind kind, int *seat)
@@ -50,7 +51,7 @@ int seat_link_url(web *w, token_kind kind, int seat, int absolute,
 		return -1;
 	}
 	/* the key is base64url: nothing in it needs escaping */
-	n = snprintf(url, cap, "%sg/%s/%s?s=%d&k=%s",
+	n = snprintf(url, cap, "%sg/%s/%s?" QUERY_SEAT "=%d&" QUERY_KEY "=%s",
 	             absolute ? w->cf->base_url : w->cf->prefix, w->game.id,
 	             pages[kind], seat, key);
 	if (n < 0 || (size_t)n >= cap) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "describe.h"
+#include "query.h"
 #include "since.h"
 #include "table.h"
 
@@ -185,8 +186,9 @@ static web_err share(web *w, vals *v)
 		web_log(w, __func__, "no watch key for game %s", w->game.id);
 		return WEB_INTERNAL;
 	}
-	n = snprintf(L.share_url, sizeof L.share_url, "%sg/%s/watch?k=%s",
-	             w->cf->base_url, w->game.id, key);
+	n = snprintf(L.share_url, sizeof L.share_url,
+	             "%sg/%s/watch?" QUERY_KEY "=%s", w->cf->base_url,
+	             w->game.id, key);
 	if (n < 0 || (size_t)n >= sizeof L.share_url) {
 		web_log(w, __func__, "watch link too long");
 		return WEB_INTERNAL;

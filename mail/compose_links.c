@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "compose.h"
+#include "query.h"
 
 int compose_seat_url(const compose_ctx *c, const store_game *g, int seat,
                      char *url, size_t cap)
@@ -19,7 +20,8 @@ int compose_seat_url(const compose_ctx *c, const store_game *g, int seat,
 	if (token_make(c->keys, g->id, seat, g->seats[seat - 1].token_gen,
 	               tok, sizeof tok) != TOKEN_OK)
 		return -1;
-	n = snprintf(url, cap, "%sg/%s?t=%s", c->base_url, g->id, tok);
+	n = snprintf(url, cap, "%sg/%s?" QUERY_TOKEN "=%s", c->base_url,
+	             g->id, tok);
 	return n < 0 || (size_t)n >= cap ? -1 : 0;
 }
 
@@ -34,8 +36,8 @@ int compose_unsub_url(const compose_ctx *c, const char *game_id, int seat,
 	if (link_key_make(c->keys, TOKEN_UNSUB, game_id, seat, gen, key,
 	                  sizeof key) != TOKEN_OK)
 		return -1;
-	n = snprintf(url, cap, "%sg/%s/unsubscribe?s=%d&k=%s", c->base_url,
-	             game_id, seat, key);
+	n = snprintf(url, cap, "%sg/%s/unsubscribe?" QUERY_SEAT "=%d&"
+	             QUERY_KEY "=%s", c->base_url, game_id, seat, key);
 	return n < 0 || (size_t)n >= cap ? -1 : 0;
 }
 
@@ -73,12 +75,12 @@ int compose_block_url(const compose_ctx *c, const char *address, char *url,
 	    store_address_key(address, key, sizeof key) ||
 	    block_key_make(c->keys, key, mac, sizeof mac) != TOKEN_OK)
 		return -1;
-	w = snprintf(url, cap, "%smail/block?a=", c->base_url);
+	w = snprintf(url, cap, "%smail/block?" QUERY_ADDRESS "=", c->base_url);
 	if (w < 0 || (size_t)w >= cap)
 		return -1;
 	n = (size_t)w;
 	if (put_escaped(url, cap, &n, address))
 		return -1;
-	w = snprintf(url + n, cap - n, "&k=%s", mac);
+	w = snprintf(url + n, cap - n, "&" QUERY_KEY "=%s", mac);
 	return w < 0 || (size_t)w >= cap - n ? -1 : 0;
 }

@@ -2,7 +2,8 @@
  * check_fields.c - the table of form and query fields (cgi/fields.h)
  * against the templates that write the forms: every field a template
  * writes is declared, every form field declared is written by a
- * template, and each reads within its declared bounds.
+ * template, and each reads within its declared bounds; and against the
+ * names the links are written with (links/query.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 
 #include "fields.h"
 #include "fixture.h"
+#include "query.h"
 
 enum { PAGE_MAX = 64 * 1024, TEMPLATES_MAX = 64 };
 
@@ -187,6 +189,68 @@ START_TEST(test_every_field_has_one_name)
 }
 END_TEST
 
+/* The names the links are written with (links/query.h), each the
+ * field it is read as. */
+static const struct {
+	const char *name;
+	field_id id;
+} query_names[] = {
+	{ QUERY_AT, FIELD_AT },
+	{ QUERY_NOTICE, FIELD_NOTICE },
+	{ QUERY_TOKEN, FIELD_TOKEN },
+	{ QUERY_CONFIRMED, FIELD_CONFIRMED },
+	{ QUERY_AGAIN, FIELD_AGAIN },
+	{ QUERY_KEY, FIELD_KEY },
+	{ QUERY_SEAT, FIELD_SEAT },
+	{ QUERY_ADDRESS, FIELD_ADDRESS },
+};
+
+START_TEST(test_links_write_the_names_the_table_reads)
+{
+	int covered[FIELD__COUNT] = { 0 };
+
+	for (size_t i = 0; i < sizeof query_names / sizeof query_names[0];
+	     i++) {
+		field_id id = field_find(query_names[i].name);
+		ck_assert_msg(id == query_names[i].id, "links write ?%s=, "
+		              "which cgi/fields.c %s", query_names[i].name,
+		              id == FIELD__COUNT ? "does not declare"
+		                                 : "declares as another field");
+		covered[id] = 1;
+	}
+	for (int id = FIRST_QUERY_FIELD; id < FIELD__COUNT; id++)
+		ck_assert_msg(covered[id], "the query field \"%s\" has no "
+		              "name in links/query.h",
+		              field_get((field_id)id)->name);
+}
+END_TEST
+
+/* A query written with the names as the writers write it reads back
+ * through the table. */
+START_TEST(test_a_written_query_reads_back)
+{
+	static form f;
+	char text[256];
+	int64_t v = -1;
+
+	snprintf(text, sizeof text, "%s&%s=%d&%s=TOK&%s=1&%s=1&%s=KEY&%s=%d"
+	         "&%s=a%%40b", QUERY_NOTICE_OF(QUERY_NOTICE_STALE) + 1,
+	         QUERY_AT, 7, QUERY_TOKEN, QUERY_CONFIRMED, QUERY_AGAIN,
+	         QUERY_KEY, QUERY_SEAT, 2, QUERY_ADDRESS);
+	parse(&f, text);
+	ck_assert_str_eq(field_text(&f, FIELD_NOTICE), "stale");
+	ck_assert_int_eq(field_int(&f, FIELD_AT, &v), FORM_OK);
+	ck_assert_int_eq(v, 7);
+	ck_assert_str_eq(field_text(&f, FIELD_TOKEN), "TOK");
+	ck_assert_str_eq(field_text(&f, FIELD_CONFIRMED), "1");
+	ck_assert_str_eq(field_text(&f, FIELD_AGAIN), "1");
+	ck_assert_str_eq(field_text(&f, FIELD_KEY), "KEY");
+	ck_assert_int_eq(field_int(&f, FIELD_SEAT, &v), FORM_OK);
+	ck_assert_int_eq(v, 2);
+	ck_assert_str_eq(field_text(&f, FIELD_ADDRESS), "a@b");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("fields");
@@ -197,6 +261,8 @@ int main(void)
 	tcase_add_test(tc, test_every_template_field_is_declared_and_read);
 	tcase_add_test(tc, test_fields_read_within_their_bounds);
 	tcase_add_test(tc, test_every_field_has_one_name);
+	tcase_add_test(tc, test_links_write_the_names_the_table_reads);
+	tcase_add_test(tc, test_a_written_query_reads_back);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
