@@ -86,7 +86,8 @@ doc=$dest/usr/share/doc/buffertime
 ex=$doc/examples
 examples=(buffertime.conf nginx-site.conf buffertime-fcgi.socket
 	buffertime-fcgi.service buffertime-worker.service
-	buffertime-backup.service buffertime-backup.timer postfix-buffertime.cf)
+	buffertime-backup.service buffertime-backup.timer postfix-buffertime.cf
+	nginx/buffertime.conf nginx/buffertime-http.conf nginx/buffertime-headers.conf)
 
 # step NAME LOG COMMAND...: one check that runs COMMAND with its output in
 # LOG; on failure shows the end of LOG.  Returns COMMAND's status.
@@ -170,7 +171,7 @@ for u in buffertime-fcgi.service buffertime-worker.service; do
 		grep -q '^ExecStart=.* --config /etc/buffertime/buffertime.conf' "$ex/$u"
 done
 check "nginx site: the static files of the install" \
-	grep -q 'alias /usr/share/buffertime/www/;' "$ex/nginx-site.conf"
+	grep -q 'alias /usr/share/buffertime/www/;' "$ex/nginx/buffertime.conf"
 # The worker must keep setuid/setgid sendmails working (postdrop, exim4).
 check "buffertime-worker.service: no NoNewPrivileges" \
 	sh -c '! grep -Eq "^(NoNewPrivileges|SystemCallFilter|RestrictSUIDSGID|PrivateDevices|ProtectKernel[A-Za-z]*|LockPersonality|MemoryDenyWriteExecute|RestrictAddressFamilies)=" "$1"' \
@@ -255,22 +256,29 @@ started() {
 	sessions+=("$!")
 }
 
-# site_conf: the example nginx site in $d/site.conf, with this machine's
-# ports ($tls, $plain), certificate and folders, inside a scratch
-# nginx.conf like Debian's.
+# site_conf: the example nginx site in $d/site.conf, and the snippets it
+# includes in $d/, with this machine's ports ($tls, $plain), certificate
+# and folders, inside a scratch nginx.conf like Debian's.
 site_conf() {
+	local f
 	# The example, with this machine's ports, certificate and folders.
-	sed -e "s|listen 443 ssl http2;|listen 127.0.0.1:$tls ssl http2;|" \
-		-e "s|listen 80;|listen 127.0.0.1:$plain;|" \
-		-e '/listen \[::\]/d' \
-		-e "s|/etc/letsencrypt/live/$host/fullchain.pem|$d/cert.pem|" \
-		-e "s|/etc/letsencrypt/live/$host/privkey.pem|$d/key.pem|" \
-		-e "s|unix:/run/buffertime/fcgi.sock|unix:$sock|" \
-		-e "s|/usr/share/buffertime/www/|$pkgdata/www/|" \
-		-e "s|root /var/www/html;|root $d/acme;|" \
-		"$ex/nginx-site.conf" >"$d/site.conf"
-	left=$(grep -n -v '^[[:space:]]*#' "$d/site.conf" |
-		grep 'letsencrypt\|/run/buffertime\|listen 443\|listen 80;\|listen \[\|/var/www\|alias /usr')
+	for f in nginx-site.conf nginx/buffertime.conf nginx/buffertime-http.conf \
+		nginx/buffertime-headers.conf; do
+		sed -e "s|listen 443 ssl http2;|listen 127.0.0.1:$tls ssl http2;|" \
+			-e "s|listen 80;|listen 127.0.0.1:$plain;|" \
+			-e '/listen \[::\]/d' \
+			-e "s|/etc/letsencrypt/live/$host/fullchain.pem|$d/cert.pem|" \
+			-e "s|/etc/letsencrypt/live/$host/privkey.pem|$d/key.pem|" \
+			-e "s|unix:/run/buffertime/fcgi.sock|unix:$sock|" \
+			-e "s|/usr/share/buffertime/www/|$pkgdata/www/|" \
+			-e "s|include /usr/share/doc/buffertime/examples/nginx/|include $d/|" \
+			-e "s|root /var/www/html;|root $d/acme;|" \
+			"$ex/$f" >"$d/${f##*/}"
+	done
+	mv "$d/nginx-site.conf" "$d/site.conf"
+	left=$(cd "$d" && grep -n -v '^[[:space:]]*#' site.conf buffertime.conf \
+		buffertime-http.conf buffertime-headers.conf |
+		grep 'letsencrypt\|/run/buffertime\|listen 443\|listen 80;\|listen \[\|/var/www\|alias /usr\|include /usr')
 	# Debian's nginx.conf around it: its mime.types, or the types used.
 	local types='types { text/html html; text/css css; image/svg+xml svg; }'
 	[ ! -f /etc/nginx/mime.types ] || types='include /etc/nginx/mime.types;'
