@@ -132,6 +132,9 @@ tests_rusage_LDADD =
 EXTRA_DIST += tests/data tests/browser tests/fuzz tests/testlib.sh \
 	tests/browserlib.sh tests/weblib.sh tests/forms.awk \
 	tests/atomcheck.py tests/fake-sendmail
+# Not a make check test: scripts/test runs it once, as a stage of its own
+# (it builds the package itself, whatever this build's flags).
+EXTRA_DIST += tests/deb.sh
 
 # The shell tests find the built tool and the test data from these.
 AM_TESTS_ENVIRONMENT = \
@@ -158,7 +161,7 @@ endif
 # list, all but LONG_TESTS, which the two builds before it ran in full;
 # with every file there, the tarball's own make check finds its files.
 distcheck-hook:
-	@if test -d "$(top_srcdir)/.git" && command -v git >/dev/null 2>&1; then \
+	@if test -e "$(top_srcdir)/.git" && command -v git >/dev/null 2>&1; then \
 	  missing=`cd "$(top_srcdir)" && git ls-files | while read -r f; do \
 	    case $$f in .gitignore|m4/.gitkeep) continue ;; esac; \
 	    test -e "$(abs_top_builddir)/$(distdir)/$$f" || echo "$$f"; \
