@@ -34,5 +34,5 @@ bench_fake_sendmail_LDADD =
 check_PROGRAMS += bench/spawn_time
 bench_spawn_time_LDADD =
 
-EXTRA_DIST += bench/web.sh bench/bots.sh bench/review.sh bench/botlag.sh \
+EXTRA_DIST += bench/web.sh bench/play.lua bench/bots.sh bench/review.sh bench/botlag.sh \
 	bench/mailer.sh bench/inbound.sh bench/talk.sh

@@ -21,12 +21,15 @@
 #   stale   POST of an action form whose seq is outdated: the whole POST
 #           path (form decoding, CSRF check, loading the game, the seq
 #           compare, the 303) without a write; wrk, 32 connections
-#   play    the real thing, one game per connection (wrk Lua, as many
-#           threads as connections): create a game, open the 3 links,
-#           then GET the table of the seat to move and POST one of its
-#           forms, again and again, new games as games end.  Legal
-#           actions/s counts accepted POSTs only; each is an fsync'ed
-#           SQLite append (synchronous=FULL) after its GET
+#   play    the real thing, one game per connection (bench/play.lua, as
+#           many wrk threads as connections): create a game, open the 3
+#           links, then GET the table of the seat to move and POST one of
+#           its forms filled in as a player would, again and again, new
+#           games as games end.  Legal actions/s counts the moves stored
+#           (each an fsync'ed SQLite append, synchronous=FULL, after its
+#           GET; a Sensor Sweep's look is half of one).  Nothing else
+#           plays these games, so a refused POST is an error, and so is a
+#           count of moves the store's new action lines do not match
 #   static  nginx serving a file of the table page's size (ceiling)
 #   bare    bench/bare_fcgi, 2 workers, returning that page (ceiling)
 #   RSS     of each worker before and after BENCH_RSS_REQUESTS table GETs
@@ -53,6 +56,7 @@ die() {
 
 command -v wrk >/dev/null || die "wrk is not installed (scripts/install-deps)"
 command -v curl >/dev/null || die "curl is not installed"
+command -v sqlite3 >/dev/null || die "sqlite3 is not installed (scripts/install-deps)"
 [ -x "$fcgi" ] || die "$fcgi is not built"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bt-webbench.XXXXXX") || exit 1
@@ -100,28 +104,50 @@ cookie() {
 }
 
 # first_form SEAT: the first action form on the seat's table, as
-# "URL<tab>BODY"; the work form first if there is one.
+# "URL<tab>BODY", filled in as a browser sends it untouched (a select's
+# selected or first option, the checked radio); the work form first if
+# there is one.
 first_form() {
 	curl -s --max-time 10 -b "$tmp/jar$1" "${url}g/$game" >"$tmp/page.html"
 	awk '
+		function attr(name,    v) {
+			if (!match($0, name "=\"[^\"]*\"")) return ""
+			return substr($0, RSTART + length(name) + 2,
+			              RLENGTH - length(name) - 3) }
+		function add(n, v) { body = body (body == "" ? "" : "&") n "=" v }
 		/<form class="act/ { inf = 1; body = ""; act = "" }
-		inf && match($0, /action="[^"]*"/) && act == "" {
-			act = substr($0, RSTART + 8, RLENGTH - 9) }
-		inf && /<input type="hidden"/ {
-			n = $0; sub(/.*name="/, "", n); sub(/".*/, "", n)
-			v = $0; sub(/.*value="/, "", v); sub(/".*/, "", v)
-			body = body (body == "" ? "" : "&") n "=" v }
+		inf && act == "" && /action="/ { act = attr("action") }
+		inf && /<input type="hidden"/ { add(attr("name"), attr("value")) }
+		inf && /<input type="radio".* checked/ { add(attr("name"), attr("value")) }
+		inf && /<select / { sel = attr("name"); pick = "" }
+		inf && sel != "" && /<option / && (pick == "" || / selected/) {
+			pick = attr("value") }
+		inf && sel != "" && /<\/select>/ { add(sel, pick); sel = "" }
 		inf && /<\/form>/ { inf = 0
 			if (body ~ /action=work/) { print act "\t" body; done = 1; exit }
 			if (first == "") first = act "\t" body }
 		END { if (!done && first != "") print first }' "$tmp/page.html"
 }
+# post_form SEAT FORM: posts first_form's FORM as SEAT; prints the
+# answer's code and redirect.
+post_form() {
+	curl -s --max-time 10 -o /dev/null -w '%{http_code} %{redirect_url}' \
+		-b "$tmp/jar$1" -d "${2#*$'\t'}" "${url%/}${2%%$'\t'*}"
+}
+# accepted ANSWER: 0 if post_form's ANSWER is a move taken.
+accepted() {
+	case $1 in
+	"303 "*"m="*) return 1 ;;
+	"303 "*) return 0 ;;
+	*) return 1 ;;
+	esac
+}
 for _ in $(seq 6); do
 	for s in 1 2 3; do
 		f=$(first_form "$s")
 		[ -n "$f" ] || continue
-		curl -s --max-time 10 -o /dev/null -b "$tmp/jar$s" -d "${f#*$'\t'}" \
-			"${url%/}${f%%$'\t'*}"
+		code=$(post_form "$s" "$f")
+		accepted "$code" || die "seat $s's form was refused: $code (${f#*$'\t'})"
 		break
 	done
 done
@@ -134,11 +160,11 @@ done
 table_cookie=$(cookie "$s")
 stale_url=${url%/}${f%%$'\t'*}
 stale_body=${f#*$'\t'}
-curl -s --max-time 10 -o /dev/null -b "$tmp/jar$s" -d "$stale_body" "$stale_url"
-code=$(curl -s --max-time 10 -o /dev/null -w '%{http_code} %{redirect_url}' \
-	-b "$tmp/jar$s" -d "$stale_body" "$stale_url")
+code=$(post_form "$s" "$f")
+accepted "$code" || die "seat $s's form was refused: $code ($stale_body)"
+code=$(post_form "$s" "$f")
 case $code in
-*"m=stale"*) ;;
+"303 "*"m=stale"*) ;;
 *) die "the stale form did not get ?m=stale: $code" ;;
 esac
 curl -s --max-time 10 -b "$tmp/jar$s" -o "$tmp/table.html" "${url}g/$game"
@@ -170,6 +196,11 @@ wrk_run() {
 rps_of() {
 	awk '/Requests\/sec:/ { print int($2) }' "$tmp/wrk.out"
 }
+# store_lines: the number of action lines in the store.
+store_lines() {
+	sqlite3 "$tmp/run/data/buffertime.db" 'PRAGMA busy_timeout = 10000;
+		SELECT count(*) FROM actions WHERE seat > 0;' | tail -n 1
+}
 
 cat >"$tmp/post.lua" <<EOF
 wrk.method = "POST"
@@ -178,102 +209,6 @@ wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
 wrk.headers["Cookie"] = "$table_cookie"
 EOF
 
-# One game per connection: a state machine per wrk thread (-t = -c).
-cat >"$tmp/play.lua" <<'EOF'
-local state, seat, game, form_path, form_body = "create", 1, nil, nil, nil
-local cookies, links, misses = {}, {}, 0
-posts, games, refused = 0, 0, 0
-local threads = {}
-
-function setup(thread)
-	table.insert(threads, thread)
-end
-
-local function hidden_fields(f)
-	local t = {}
-	for n, v in f:gmatch('<input type="hidden" name="([^"]*)" value="([^"]*)"') do
-		t[#t + 1] = n .. "=" .. v
-	end
-	for n, opts in f:gmatch('<select name="([^"]*)">(.-)</select>') do
-		local pick, i, want = nil, 0, tonumber(n:match("^o(%d)$"))
-		for v, sel in opts:gmatch('<option value="([^"]*)"([^>]*)>') do
-			i = i + 1
-			if sel:find("selected") then pick = v; break end
-			if pick == nil or (want and i == want) then pick = v end
-		end
-		if pick then t[#t + 1] = n .. "=" .. pick end
-	end
-	return table.concat(t, "&")
-end
-
-function request()
-	if state == "create" then
-		return wrk.format("POST", "/new",
-			{ ["Content-Type"] = "application/x-www-form-urlencoded" },
-			"players=3&name1=A&name2=B&name3=C&first=1")
-	elseif state == "join" then
-		return wrk.format("GET", links[seat])
-	elseif state == "post" then
-		return wrk.format("POST", form_path,
-			{ ["Content-Type"] = "application/x-www-form-urlencoded",
-			  ["Cookie"] = cookies[seat] }, form_body)
-	else
-		return wrk.format("GET", "/g/" .. game, { ["Cookie"] = cookies[seat] })
-	end
-end
-
-function response(status, headers, body)
-	if state == "create" then
-		links = {}
-		for l in body:gmatch('href="https?://[^/"]*(/g/[^"]*%?t=[^"]*)"') do
-			if links[#links] ~= l then links[#links + 1] = l end
-		end
-		game = links[1] and links[1]:match("/g/([^?]*)")
-		if game then state, seat, games = "join", 1, games + 1 end
-	elseif state == "join" then
-		local c = headers["Set-Cookie"] or ""
-		cookies[seat] = c:match("^([^;]*)")
-		seat = seat + 1
-		if seat > 3 then state, seat, misses = "table", 1, 0 end
-	elseif state == "post" then
-		local loc = headers["Location"] or ""
-		if status == 303 and not loc:find("m=") then
-			posts = posts + 1
-		else
-			refused = refused + 1
-		end
-		state = "table"
-	else
-		local forms = {}
-		for f in body:gmatch('<form class="act.-</form>') do
-			forms[#forms + 1] = f
-		end
-		if #forms == 0 then
-			-- not this seat's turn, or the game is over
-			misses = misses + 1
-			seat = seat % 3 + 1
-			if misses > 3 then state = "create" end
-		else
-			misses = 0
-			local f = forms[math.random(#forms)]
-			form_path = f:match('action="([^"]*)"')
-			form_body = hidden_fields(f)
-			state = "post"
-		end
-	end
-end
-
-function done(summary, latency, requests)
-	local p, g, r = 0, 0, 0
-	for _, t in ipairs(threads) do
-		p = p + t:get("posts")
-		g = g + t:get("games")
-		r = r + t:get("refused")
-	end
-	local s = summary.duration / 1e6
-	io.write(string.format("PLAY %d %d %d %.3f\n", p, g, r, s))
-end
-EOF
 
 worker_pids() {
 	local sid
@@ -325,14 +260,32 @@ awk -v t="$table_rps" -v c="$cond_rps" -v b="$bare_rps" -v n="$rounds" 'BEGIN {
 	printf "cond / bare:  %.0f%% of the bare responder (target 80%%)\n", 100 * c / b } }'
 wrk_run stale -s "$tmp/post.lua" "$stale_url"
 
-wrk -t"$conns" -c"$conns" -d"${secs}s" --latency -s "$tmp/play.lua" "$url" \
+lines_before=$(store_lines) || die "cannot count the store's action lines"
+wrk -t"$conns" -c"$conns" -d"${secs}s" --latency -s "$here/play.lua" "$url" \
 	>"$tmp/wrk.out" 2>&1 || die "wrk (play) failed: $(cat "$tmp/wrk.out")"
-awk -v c="$conns" '
-	/^PLAY / { p = $2; g = $3; r = $4; s = $5 }
+# A POST in flight when wrk stops is not counted but may be stored: let
+# the workers finish it before counting.
+sleep 1
+lines_after=$(store_lines) || die "cannot count the store's action lines"
+read -r _ moves looks refused games ended stuck failed play_secs < <(grep '^PLAY ' "$tmp/wrk.out") ||
+	die "wrk (play) printed no counts: $(cat "$tmp/wrk.out")"
+awk -v c="$conns" -v m="$moves" -v l="$looks" -v r="$refused" -v g="$games" \
+	-v e="$ended" -v s="$play_secs" -v k="$((lines_after - lines_before))" '
 	/Requests\/sec:/ { rps = $2 }
 	/^ +99%/ { p99 = $2 }
-	END { printf "play:    %9.0f legal actions/s (%d accepted POSTs, %d refused, %d games; wrk -t%d -c%d)\n", s ? p / s : 0, p, r, g, c, c
-	      printf "         %9.0f req/s of all requests (a GET before each POST, new games), p99 %s\n", rps, p99 }' "$tmp/wrk.out"
+	END { printf "play:    %9.0f legal actions/s (%d moves stored, %d Sensor Sweep looks, %d refused POSTs; %d games, %d ended; wrk -t%d -c%d)\n", s ? m / s : 0, m, l, r, g, e, c, c
+	      printf "         %9.0f req/s of all requests (a GET before each POST, new games), p99 %s; the store gained %d action lines\n", rps, p99, k }' "$tmp/wrk.out"
+sed -n 's/^\(REFUSED\|FAILED\) /    first &/p' "$tmp/wrk.out" | head -3
+[ "$refused" -eq 0 ] || die "the play load had $refused POSTs refused"
+[ "$stuck" -eq 0 ] || die "the play load found $stuck games where nobody could move"
+[ "$failed" -eq 0 ] || die "the play load had $failed pages that did not answer as they should"
+[ "$moves" -gt 0 ] || die "the play load stored no move"
+# Every move counted is a line in the store, and no line is missing a
+# count but those of the POSTs in flight when wrk stopped (one a
+# connection at most).
+k=$((lines_after - lines_before))
+[ "$k" -ge "$moves" ] && [ "$k" -le $((moves + conns)) ] ||
+	die "the store gained $k action lines for $moves moves counted"
 
 wrk_run static "${url}static/bench-page.html"
 echo "RSS of the workers: at the start $rss_before; after these runs $(rss)"
