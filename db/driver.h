@@ -1,0 +1,233 @@
+/*
+ * driver.h - the store's one way to a database engine.
+ *
+ * A connection prepares statements (parameters numbered ?1 ... ?N, each
+ * number usable more than once), binds values by position, steps through
+ * the rows a statement makes and reads their columns; the engine's error
+ * codes arrive mapped to the few the store acts on.  Two engines:
+ * driver_sqlite.c (a file: the default) and driver_pg.c (PostgreSQL,
+ * through libpq).  Nothing above db/ sees this layer.
+ *
+ * The calls mirror SQLite's own, so that the SQLite driver is a thin
+ * layer; a NULL statement (one that failed to prepare) is accepted by
+ * every call: binds and reads do nothing, db_step returns DB_ERROR and
+ * the connection's db_errmsg says why it did not prepare.
+ */
+#ifndef BT_DRIVER_H
+#define BT_DRIVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct db_conn db_conn;
+typedef struct db_stmt db_stmt;
+
+typedef enum db_code {
+	DB_OK = 0,
+	DB_ROW,        /* db_step: a row is ready to read */
+	DB_DONE,       /* db_step: the statement ran to its end */
+	DB_BUSY,       /* another writer holds the lock, or the engine
+	                * gave up on a conflict (deadlock, serialization):
+	                * the same work may succeed if tried again */
+	DB_CONSTRAINT, /* a UNIQUE, CHECK or FOREIGN KEY constraint */
+	DB_FULL,       /* the disk is full: the transaction is undone */
+	DB_CORRUPT,    /* not a database, or a damaged one */
+	DB_GONE,       /* the server cannot be reached or went away */
+	DB_ERROR       /* anything else: db_errmsg says what */
+} db_code;
+
+typedef enum db_engine { DB_SQLITE, DB_POSTGRES } db_engine;
+
+/* What each engine provides.  Statement calls get a non-NULL statement
+ * (the inline wrappers below check); columns count from 0 and
+ * parameters from 1, as in SQLite. */
+struct db_ops {
+	db_stmt *(*prepare)(db_conn *c, const char *sql);
+	void (*finalize)(db_stmt *st);
+	void (*bind_int64)(db_stmt *st, int i, int64_t v);
+	void (*bind_double)(db_stmt *st, int i, double v);
+	/* copies n bytes of text (n < 0: up to the NUL) */
+	void (*bind_text)(db_stmt *st, int i, const char *text, int n);
+	/* copies n bytes */
+	void (*bind_blob)(db_stmt *st, int i, const void *data, int n);
+	void (*bind_null)(db_stmt *st, int i);
+	int (*parameter_count)(db_stmt *st);
+	db_code (*step)(db_stmt *st);
+	/* ends the statement's run and forgets its values */
+	void (*reset)(db_stmt *st);
+	int (*column_count)(db_stmt *st);
+	int (*column_is_null)(db_stmt *st, int col);
+	int64_t (*column_int64)(db_stmt *st, int col);
+	double (*column_double)(db_stmt *st, int col);
+	/* NUL-terminated; NULL for a NULL; valid until the next step or
+	 * reset */
+	const char *(*column_text)(db_stmt *st, int col);
+	const void *(*column_blob)(db_stmt *st, int col);
+	int (*column_bytes)(db_stmt *st, int col);
+	/* rows the last INSERT, UPDATE or DELETE changed */
+	int64_t (*changes)(db_conn *c);
+	/* runs statements separated by ';' without values (migrations) */
+	db_code (*exec)(db_conn *c, const char *script);
+	int (*in_transaction)(db_conn *c);
+	/* the last error's code and words */
+	db_code (*errcode)(db_conn *c);
+	const char *(*errmsg)(db_conn *c);
+	void (*close)(db_conn *c);
+};
+
+/* The head of every engine's connection and statement. */
+struct db_conn {
+	const struct db_ops *ops;
+	db_engine engine;
+};
+
+struct db_stmt {
+	const struct db_ops *ops;
+};
+
+/* 1 if target names a PostgreSQL database (postgresql://... or
+ * postgres://...), 0 if a file. */
+int db_target_is_postgres(const char *target);
+
+/* Opens target, a file (created if missing) or a PostgreSQL URL; on
+ * failure NULL, with why (cap bytes) saying why in words for people. */
+db_conn *db_open(const char *target, char *why, size_t cap);
+
+/* Each engine's open (driver_sqlite.c, driver_pg.c). */
+db_conn *db_sqlite_open(const char *path, char *why, size_t cap);
+db_conn *db_pg_open(const char *url, char *why, size_t cap);
+
+static inline void db_close(db_conn *c)
+{
+	if (c)
+		c->ops->close(c);
+}
+
+static inline db_stmt *db_prepare(db_conn *c, const char *sql)
+{
+	return c->ops->prepare(c, sql);
+}
+
+static inline void db_finalize(db_stmt *st)
+{
+	if (st)
+		st->ops->finalize(st);
+}
+
+static inline void db_bind_int64(db_stmt *st, int i, int64_t v)
+{
+	if (st)
+		st->ops->bind_int64(st, i, v);
+}
+
+static inline void db_bind_int(db_stmt *st, int i, int v)
+{
+	db_bind_int64(st, i, v);
+}
+
+static inline void db_bind_double(db_stmt *st, int i, double v)
+{
+	if (st)
+		st->ops->bind_double(st, i, v);
+}
+
+static inline void db_bind_text(db_stmt *st, int i, const char *text, int n)
+{
+	if (st)
+		st->ops->bind_text(st, i, text, n);
+}
+
+static inline void db_bind_blob(db_stmt *st, int i, const void *data, int n)
+{
+	if (st)
+		st->ops->bind_blob(st, i, data, n);
+}
+
+static inline void db_bind_null(db_stmt *st, int i)
+{
+	if (st)
+		st->ops->bind_null(st, i);
+}
+
+static inline int db_parameter_count(db_stmt *st)
+{
+	return st ? st->ops->parameter_count(st) : 0;
+}
+
+static inline db_code db_step(db_stmt *st)
+{
+	return st ? st->ops->step(st) : DB_ERROR;
+}
+
+static inline void db_reset(db_stmt *st)
+{
+	if (st)
+		st->ops->reset(st);
+}
+
+static inline int db_column_count(db_stmt *st)
+{
+	return st ? st->ops->column_count(st) : 0;
+}
+
+static inline int db_column_is_null(db_stmt *st, int col)
+{
+	return st ? st->ops->column_is_null(st, col) : 1;
+}
+
+static inline int64_t db_column_int64(db_stmt *st, int col)
+{
+	return st ? st->ops->column_int64(st, col) : 0;
+}
+
+static inline int db_column_int(db_stmt *st, int col)
+{
+	return (int)db_column_int64(st, col);
+}
+
+static inline double db_column_double(db_stmt *st, int col)
+{
+	return st ? st->ops->column_double(st, col) : 0.0;
+}
+
+static inline const char *db_column_text(db_stmt *st, int col)
+{
+	return st ? st->ops->column_text(st, col) : NULL;
+}
+
+static inline const void *db_column_blob(db_stmt *st, int col)
+{
+	return st ? st->ops->column_blob(st, col) : NULL;
+}
+
+static inline int db_column_bytes(db_stmt *st, int col)
+{
+	return st ? st->ops->column_bytes(st, col) : 0;
+}
+
+static inline int64_t db_changes(db_conn *c)
+{
+	return c->ops->changes(c);
+}
+
+static inline db_code db_exec(db_conn *c, const char *script)
+{
+	return c->ops->exec(c, script);
+}
+
+static inline int db_in_transaction(db_conn *c)
+{
+	return c->ops->in_transaction(c);
+}
+
+static inline db_code db_errcode(db_conn *c)
+{
+	return c->ops->errcode(c);
+}
+
+static inline const char *db_errmsg(db_conn *c)
+{
+	return c->ops->errmsg(c);
+}
+
+#endif
