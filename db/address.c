@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "driver_sqlite.h"
 #include "sql.h"
 
 int store_address_key(const char *addr, char *key, size_t cap)
@@ -52,10 +53,15 @@ static void sql_address_key(sqlite3_context *cx, int argc,
 	sqlite3_result_text(cx, key, -1, SQLITE_TRANSIENT);
 }
 
-int sql_register_functions(sqlite3 *db)
+db_code sql_register_functions(db_conn *c)
 {
-	return sqlite3_create_function_v2(db, "address_key", 1,
-	                                  SQLITE_UTF8 | SQLITE_DETERMINISTIC |
-	                                  SQLITE_INNOCUOUS, NULL,
-	                                  sql_address_key, NULL, NULL, NULL);
+	sqlite3 *db = db_sqlite_handle(c);
+
+	if (!db)
+		return DB_ERROR;
+	int rc = sqlite3_create_function_v2(db, "address_key", 1,
+	                                    SQLITE_UTF8 | SQLITE_DETERMINISTIC |
+	                                    SQLITE_INNOCUOUS, NULL,
+	                                    sql_address_key, NULL, NULL, NULL);
+	return rc == SQLITE_OK ? DB_OK : DB_ERROR;
 }

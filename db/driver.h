@@ -72,6 +72,8 @@ struct db_ops {
 	/* the last error's code and words */
 	db_code (*errcode)(db_conn *c);
 	const char *(*errmsg)(db_conn *c);
+	/* how long a writer waits for another's lock before DB_BUSY */
+	void (*set_busy_timeout)(db_conn *c, int ms);
 	void (*close)(db_conn *c);
 };
 
@@ -89,12 +91,14 @@ struct db_stmt {
  * postgres://...), 0 if a file. */
 int db_target_is_postgres(const char *target);
 
-/* Opens target, a file (created if missing) or a PostgreSQL URL; on
- * failure NULL, with why (cap bytes) saying why in words for people. */
-db_conn *db_open(const char *target, char *why, size_t cap);
+/* Opens target, a file (created if missing) or a PostgreSQL URL, into
+ * *out: DB_OK, or a code with why (cap bytes) saying why in words for
+ * people (DB_CORRUPT: a file that is not a database). */
+db_code db_open(const char *target, db_conn **out, char *why, size_t cap);
 
 /* Each engine's open (driver_sqlite.c, driver_pg.c). */
-db_conn *db_sqlite_open(const char *path, char *why, size_t cap);
+db_code db_sqlite_open(const char *path, db_conn **out, char *why,
+                       size_t cap);
 db_conn *db_pg_open(const char *url, char *why, size_t cap);
 
 static inline void db_close(db_conn *c)
@@ -228,6 +232,12 @@ static inline db_code db_errcode(db_conn *c)
 static inline const char *db_errmsg(db_conn *c)
 {
 	return c->ops->errmsg(c);
+}
+
+static inline void db_set_busy_timeout(db_conn *c, int ms)
+{
+	if (c->ops->set_busy_timeout)
+		c->ops->set_busy_timeout(c, ms);
 }
 
 #endif

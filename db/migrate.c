@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "schema.h"
+#include "driver_sqlite.h"
 #include "sql.h"
 
 int store_schema_latest(void)
@@ -45,42 +46,46 @@ static char *migration_script(const store_migration *m)
 static store_rc apply(store *s, const store_migration *m, store_error *err)
 {
 	char *sql = migration_script(m);
-	char *msg = NULL;
 
 	if (!sql)
 		return store_fail(err, STORE_ERROR, "migration %s: out of "
 		                  "memory", m->name);
 	/* The migration and its version change commit together or not at
 	 * all: a crash midway leaves the database at the version before. */
-	int rc = sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	db_code rc = db_exec(s->db, "BEGIN IMMEDIATE");
+	int in_script = 0;
 	/* Another process may have applied it while we waited for the
 	 * lock: look again inside the transaction. */
-	if (rc == SQLITE_OK && store_schema_version(s) < m->version)
-		rc = sqlite3_exec(s->db, sql, NULL, NULL, &msg);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	if (rc == DB_OK && store_schema_version(s) < m->version) {
+		in_script = 1;
+		rc = db_exec(s->db, sql);
+	}
+	if (rc == DB_OK) {
+		in_script = 0;
+		rc = db_exec(s->db, "COMMIT");
+	}
 	free(sql);
-	if (rc == SQLITE_OK)
+	if (rc == DB_OK)
 		return STORE_OK;
-	store_rc out = msg ? store_fail(err, STORE_ERROR, "migration %s: %s",
-	                                m->name, msg)
-	                   : store_sqlite_fail(s, rc, m->name, err);
-	sqlite3_free(msg);
-	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	store_rc out = in_script && rc != DB_BUSY && rc != DB_FULL
+	               ? store_fail(err, STORE_ERROR, "migration %s: %s",
+	                            m->name, db_errmsg(s->db))
+	               : store_db_fail(s, rc, m->name, err);
+	db_exec(s->db, "ROLLBACK");
 	return out;
 }
 
 /* The first column of sql's first row as an integer, or -1. */
 static int pragma_int(store *s, const char *sql)
 {
-	sqlite3_stmt *st;
+	db_stmt *st;
 	int v = -1;
 
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL))
+	if (!(st = db_prepare(s->db, sql)))
 		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
+	if (db_step(st) == DB_ROW)
+		v = db_column_int(st, 0);
+	db_finalize(st);
 	return v;
 }
 
@@ -94,7 +99,8 @@ static store_rc check_owner(store *s, int version, store_error *err)
 	if (version == 0 ? tables != 0 : app != STORE_APPLICATION_ID)
 		return store_fail(err, STORE_CORRUPT, "%s is not a Buffer "
 		                  "Time database (another program's?): left "
-		                  "as it is", sqlite3_db_filename(s->db, "main"));
+		                  "as it is", sqlite3_db_filename(
+		                  db_sqlite_handle(s->db), "main"));
 	return STORE_OK;
 }
 
@@ -103,8 +109,8 @@ store_rc store_migrate(store *s, store_error *err)
 	int version = store_schema_version(s);
 
 	if (version < 0)
-		return store_sqlite_fail(s, sqlite3_errcode(s->db),
-		                         "reading the schema version", err);
+		return store_db_fail(s, db_errcode(s->db),
+		                     "reading the schema version", err);
 	store_rc rc = check_owner(s, version, err);
 	if (rc != STORE_OK)
 		return rc;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "driver_sqlite.h"
 #include "sql.h"
 
 static const char *const sql_text[SQL__MAX] = {
@@ -395,21 +396,19 @@ store_rc store_fail(store_error *err, store_rc rc, const char *fmt, ...)
 	return rc;
 }
 
-store_rc store_sqlite_fail(store *s, int code, const char *what,
-                           store_error *err)
+store_rc store_db_fail(store *s, int code, const char *what,
+                       store_error *err)
 {
 	store_rc rc;
 
-	switch (code & 0xff) {
-	case SQLITE_BUSY:
-	case SQLITE_LOCKED:
+	switch (code) {
+	case DB_BUSY:
 		rc = STORE_BUSY;
 		break;
-	case SQLITE_CORRUPT:
-	case SQLITE_NOTADB:
+	case DB_CORRUPT:
 		rc = STORE_CORRUPT;
 		break;
-	case SQLITE_FULL:    /* the transaction was rolled back whole */
+	case DB_FULL:    /* the transaction was rolled back whole */
 		rc = STORE_FULL;
 		break;
 	default:
@@ -419,22 +418,26 @@ store_rc store_sqlite_fail(store *s, int code, const char *what,
 		return store_fail(err, rc, "%s: the database is locked by "
 		                  "another writer; try again", what);
 	return store_fail(err, rc, "%s: %s", what,
-	                  s && s->db ? sqlite3_errmsg(s->db)
-	                             : sqlite3_errstr(code));
+	                  s && s->db ? db_errmsg(s->db) : "no database");
+}
+
+const char *sql_text_of(enum sql_stmt which)
+{
+	return sql_text[which];
 }
 
 int sql_prepare_all(store *s)
 {
 	for (int i = 0; i < SQL__MAX; i++)
 		if (!sql_get(s, (enum sql_stmt)i))
-			return sqlite3_errcode(s->db);
-	return SQLITE_OK;
+			return db_errcode(s->db);
+	return DB_OK;
 }
 
 void sql_finalize_all(store *s)
 {
 	for (int i = 0; i < SQL__MAX; i++) {
-		sqlite3_finalize(s->stmt[i]);
+		db_finalize(s->stmt[i]);
 		s->stmt[i] = NULL;
 	}
 }
@@ -442,80 +445,65 @@ void sql_finalize_all(store *s)
 /* Statements are prepared when first used: a short-lived process (one
  * reply from the MTA) uses a handful of them, and preparing all of them
  * took most of its time.  NULL when preparing fails (the connection's
- * error says why); SQLite refuses a NULL statement with SQLITE_MISUSE,
- * so callers fail cleanly at their next step. */
-sqlite3_stmt *sql_get(store *s, enum sql_stmt which)
+ * error says why); the driver refuses a NULL statement at its step, so
+ * callers fail cleanly there. */
+db_stmt *sql_get(store *s, enum sql_stmt which)
 {
-	sqlite3_stmt *st = s->stmt[which];
+	db_stmt *st = s->stmt[which];
 
 	if (!st) {
-		if (sqlite3_prepare_v3(s->db, sql_text[which], -1,
-		                       SQLITE_PREPARE_PERSISTENT, &st,
-		                       NULL) != SQLITE_OK) {
-			sqlite3_finalize(st);
-			return NULL;
-		}
+		st = db_prepare(s->db, sql_text[which]);
 		s->stmt[which] = st;
 		return st;
 	}
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
+	db_reset(st);
 	return st;
-}
-
-int sql_bind_text(sqlite3_stmt *st, int col, const char *text, int n)
-{
-	return sqlite3_bind_text(st, col, text, n, SQLITE_TRANSIENT);
 }
 
 int sql_run(store *s, enum sql_stmt which)
 {
 	/* Bound by the caller through sql_get, or (BEGIN, COMMIT) needing
 	 * no values: prepared here on first use. */
-	sqlite3_stmt *st = s->stmt[which] ? s->stmt[which] : sql_get(s, which);
-	int rc = sqlite3_step(st);
+	db_stmt *st = s->stmt[which] ? s->stmt[which] : sql_get(s, which);
+	int rc = db_step(st);
 
-	sqlite3_reset(st);
+	db_reset(st);
 	return rc;
 }
 
 store_rc sql_begin(store *s, store_error *err)
 {
-	int moved = 0;
-
 	/* A file deleted or moved away under the open connection still
-	 * takes writes (in WAL mode SQLite does not refuse them), which
-	 * are lost: refuse every change until the file is back. */
-	if (sqlite3_file_control(s->db, "main", SQLITE_FCNTL_HAS_MOVED,
-	                         &moved) == SQLITE_OK && moved)
+	 * takes writes, which are lost: refuse every change until the file
+	 * is back. */
+	if (s->db->engine == DB_SQLITE && db_sqlite_moved(s->db))
 		return store_fail(err, STORE_ERROR, "the database file was "
 		                  "moved or deleted since it was opened");
 	int rc = sql_run(s, SQL_BEGIN);
-	return rc == SQLITE_DONE ? STORE_OK
-	                         : store_sqlite_fail(s, rc, "begin", err);
+	return rc == DB_DONE ? STORE_OK : store_db_fail(s, rc, "begin", err);
 }
 
 store_rc sql_commit(store *s, store_error *err)
 {
 	int rc = sql_run(s, SQL_COMMIT);
 
-	if (rc == SQLITE_DONE)
+	if (rc == DB_DONE)
 		return STORE_OK;
-	store_rc out = store_sqlite_fail(s, rc, "commit", err);
+	store_rc out = store_db_fail(s, rc, "commit", err);
 	sql_rollback(s);
 	return out;
 }
 
 void sql_rollback(store *s)
 {
-	if (!sqlite3_get_autocommit(s->db))
+	if (db_in_transaction(s->db))
 		sql_run(s, SQL_ROLLBACK);
 }
 
-int sql_column_text(sqlite3_stmt *st, int col, char *buf, size_t cap)
+int sql_column_text(db_stmt *st, int col, char *buf, size_t cap)
 {
-	const unsigned char *t = sqlite3_column_text(st, col);
-	size_t n = (size_t)sqlite3_column_bytes(st, col);
+	const char *t = db_column_text(st, col);
+	size_t n = (size_t)db_column_bytes(st, col);
 
 	if (!t)
 		n = 0;

@@ -6,8 +6,7 @@
 #ifndef BT_SQL_H
 #define BT_SQL_H
 
-#include <sqlite3.h>
-
+#include "driver.h"
 #include "store.h"
 #include "store_block.h"
 #include "store_limits.h"
@@ -137,13 +136,11 @@ enum sql_stmt {
 };
 
 struct store {
-	sqlite3 *db;
-	sqlite3_stmt *stmt[SQL__MAX];
+	db_conn *db;
+	db_stmt *stmt[SQL__MAX];
 	struct bt_replay *replay;   /* scratch for full replays (~40 KiB) */
 	struct store_mail *mail;    /* scratch for an append's mails */
 	store_game *scratch;        /* the game an append or export reads */
-	int busy_timeout_ms;        /* how long a writer waits for the lock */
-	int64_t busy_since_ns;      /* when the current wait began */
 	store_limits limits;        /* store_set_limits; all 0: none */
 	store_holds holds;          /* store_set_holds; all 0: none */
 	int talk_per_game;          /* store_set_talk_cap */
@@ -156,26 +153,26 @@ store_rc store_fail(store_error *err, store_rc rc, const char *fmt, ...)
 #endif
 	;
 
-/* Maps the connection's last SQLite error to a store_rc, fills err with
- * what (the operation) and SQLite's message, and returns the rc. */
-store_rc store_sqlite_fail(store *s, int code, const char *what,
-                           store_error *err);
+/* Maps a driver's code to a store_rc, fills err with what (the
+ * operation) and the connection's last error, and returns the rc. */
+store_rc store_db_fail(store *s, int code, const char *what,
+                       store_error *err);
 
 /* Prepares every statement of the table not yet prepared (the store
- * prepares each when first used; tests check them all at once); 0 or an
- * SQLite code. */
+ * prepares each when first used; tests check them all at once); DB_OK or
+ * the driver's code. */
 int sql_prepare_all(store *s);
 void sql_finalize_all(store *s);
 
+/* The SQL of a statement of the table. */
+const char *sql_text_of(enum sql_stmt which);
+
 /* The statement, prepared if it was not yet, reset and with its
  * bindings cleared: ready to bind; NULL if it does not prepare. */
-sqlite3_stmt *sql_get(store *s, enum sql_stmt which);
+db_stmt *sql_get(store *s, enum sql_stmt which);
 
-/* Binds text of n bytes (n < 0: up to the NUL) as a transient copy. */
-int sql_bind_text(sqlite3_stmt *st, int col, const char *text, int n);
-
-/* Runs a statement without result rows to its end: SQLITE_DONE on
- * success, else the error code. */
+/* Runs a statement without result rows to its end: DB_DONE on
+ * success, else the driver's code. */
 int sql_run(store *s, enum sql_stmt which);
 
 /* BEGIN IMMEDIATE / COMMIT / ROLLBACK on the table's statements. */
@@ -185,7 +182,7 @@ void sql_rollback(store *s);
 
 /* Copies column col of the current row into buf (cap bytes, always
  * NUL-terminated); -1 if it did not fit. */
-int sql_column_text(sqlite3_stmt *st, int col, char *buf, size_t cap);
+int sql_column_text(db_stmt *st, int col, char *buf, size_t cap);
 
 /* The insides of store_append_as, store_sweep_begin and store_chat_add,
  * for a caller that holds the transaction (store_reply.c).  The append
@@ -224,7 +221,7 @@ int store_feed_header(store *s, const store_game *g, bt_error *gerr);
 
 /* A game's status from its spelling in the games table ("playing",
  * "won", "lost"); anything else reads as playing (store_rows.c). */
-bt_status sql_status_of(const unsigned char *text);
+bt_status sql_status_of(const char *text);
 
 /* ... and its spelling (store_rows.c). */
 const char *sql_status_name(bt_status st);
@@ -294,10 +291,10 @@ store_rc sql_queue_hints(store *s, const char *id, int practice,
                          const char *bot, const bt_game *state, int seq,
                          store_error *err);
 
-/* Registers address_key(text) (store_address_key; NULL if not an
- * address) on db, before any statement that uses it is prepared
- * (store_block.c).  SQLITE_OK or an SQLite code. */
-int sql_register_functions(sqlite3 *db);
+/* Gives the connection address_key(text) (store_address_key; NULL if
+ * not an address), before any statement that uses it is prepared
+ * (address.c).  DB_OK or the driver's code. */
+db_code sql_register_functions(db_conn *c);
 
 /* Applies the migrations the database lacks (migrate.c). */
 store_rc store_migrate(store *s, store_error *err);

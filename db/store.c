@@ -32,92 +32,16 @@ const char *store_rc_name(store_rc rc)
 	       ? rc_names[rc] : "unknown";
 }
 
-/* The settings every connection runs with.  synchronous=FULL: a commit
- * that returned is on disk, even through a power cut (README). */
-static const char pragmas[] =
-	"PRAGMA foreign_keys = ON;"
-	"PRAGMA synchronous = FULL;";
-
-/* WAL lets readers go on while one process writes.  Changing the
- * journal mode needs a lock, so it waits like everything else. */
-static store_rc set_wal(store *s, store_error *err)
-{
-	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(s->db, "PRAGMA journal_mode = WAL", -1,
-	                            &st, NULL);
-	if (rc == SQLITE_OK) {
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW && strcmp((const char *)
-		    sqlite3_column_text(st, 0), "wal") != 0)
-			rc = SQLITE_CANTOPEN;
-		else if (rc == SQLITE_ROW)
-			rc = SQLITE_OK;
-		sqlite3_finalize(st);
-	}
-	return rc == SQLITE_OK ? STORE_OK
-	                       : store_sqlite_fail(s, rc, "setting WAL mode", err);
-}
-
-/* Reads the schema once: a file that is not a database fails here
- * rather than halfway through a migration. */
-static store_rc probe(store *s, store_error *err)
-{
-	int rc = sqlite3_exec(s->db, "SELECT count(*) FROM sqlite_schema",
-	                      NULL, NULL, NULL);
-	if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT)
-		return store_fail(err, STORE_CORRUPT, "%s is not a Buffer "
-		                  "Time database, or it is damaged: %s",
-		                  sqlite3_db_filename(s->db, "main"),
-		                  sqlite3_errmsg(s->db));
-	return rc == SQLITE_OK ? STORE_OK
-	                       : store_sqlite_fail(s, rc, "opening", err);
-}
-
-static int64_t monotonic_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
-
-/*
- * SQLite's own busy timeout sleeps longer and longer (up to 100 ms), so
- * under contention the writers that are awake keep taking the lock and a
- * waiting one can starve past its timeout.  Short sleeps with jitter give
- * every waiting writer its turn soon after the lock is free.
- */
-static int busy_wait(void *arg, int count)
-{
-	store *s = arg;
-	int64_t now = monotonic_ns();
-
-	if (count == 0)
-		s->busy_since_ns = now;
-	if (now - s->busy_since_ns >= (int64_t)s->busy_timeout_ms * 1000000)
-		return 0;
-	struct timespec pause = { 0, 250000 + (long)randombytes_uniform(750000) };
-	nanosleep(&pause, NULL);
-	return 1;
-}
-
 static store_rc configure(store *s, store_error *err)
 {
 	store_rc rc;
 
-	sqlite3_extended_result_codes(s->db, 1);
-	s->busy_timeout_ms = STORE_BUSY_TIMEOUT_MS;
-	sqlite3_busy_handler(s->db, busy_wait, s);
-	if ((rc = probe(s, err)) || (rc = set_wal(s, err)))
-		return rc;
-	int code = sqlite3_exec(s->db, pragmas, NULL, NULL, NULL);
-	if (code != SQLITE_OK)
-		return store_sqlite_fail(s, code, "settings", err);
+	db_set_busy_timeout(s->db, STORE_BUSY_TIMEOUT_MS);
 	if ((rc = store_migrate(s, err)))
 		return rc;
-	code = sql_register_functions(s->db);
-	if (code != SQLITE_OK)
-		return store_sqlite_fail(s, code, "registering functions", err);
+	db_code code = sql_register_functions(s->db);
+	if (code != DB_OK)
+		return store_db_fail(s, code, "registering functions", err);
 	return STORE_OK;
 }
 
@@ -138,13 +62,13 @@ store_rc store_open(const char *path, store **out, store_error *err)
 		store_close(s);
 		return store_fail(err, STORE_ERROR, "out of memory");
 	}
-	int code = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE |
-	                           SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-	                           NULL);
-	store_rc rc = code == SQLITE_OK ? configure(s, err)
-	              : store_fail(err, STORE_ERROR, "cannot open %s: %s (its "
-	                           "folder must exist and be writable)", path,
-	                           sqlite3_errstr(code));
+	char why[sizeof err->why];
+	db_code code = db_open(path, &s->db, why, sizeof why);
+	store_rc rc = code == DB_OK ? configure(s, err)
+	              : code == DB_CORRUPT
+	              ? store_fail(err, STORE_CORRUPT, "%s is not a Buffer Time "
+	                           "database, or it is damaged: %s", path, why)
+	              : store_fail(err, STORE_ERROR, "%s", why);
 	if (rc != STORE_OK) {
 		store_close(s);
 		return rc;
@@ -158,7 +82,7 @@ void store_close(store *s)
 	if (!s)
 		return;
 	sql_finalize_all(s);
-	sqlite3_close(s->db);
+	db_close(s->db);
 	free(s->replay);
 	free(s->mail);
 	free(s->scratch);
@@ -167,7 +91,7 @@ void store_close(store *s)
 
 void store_set_busy_timeout(store *s, int ms)
 {
-	s->busy_timeout_ms = ms > 0 ? ms : 0;
+	db_set_busy_timeout(s->db, ms);
 }
 
 int64_t store_now(void)
@@ -185,9 +109,9 @@ int64_t store_now(void)
 
 store_rc store_set_sync(store *s, store_sync sync, store_error *err)
 {
-	int rc = sqlite3_exec(s->db, sync == STORE_SYNC_NORMAL
-	                      ? "PRAGMA synchronous = NORMAL"
-	                      : "PRAGMA synchronous = FULL", NULL, NULL, NULL);
-	return rc == SQLITE_OK ? STORE_OK
-	                       : store_sqlite_fail(s, rc, "setting synchronous", err);
+	int rc = db_exec(s->db, sync == STORE_SYNC_NORMAL
+	                 ? "PRAGMA synchronous = NORMAL"
+	                 : "PRAGMA synchronous = FULL");
+	return rc == DB_OK ? STORE_OK
+	                   : store_db_fail(s, rc, "setting synchronous", err);
 }

@@ -8,36 +8,42 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "driver_sqlite.h"
 #include "sql.h"
 
 store_rc store_list(store *s, int (*fn)(void *ctx, const store_summary *g),
                     void *ctx, store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_GAME_LIST);
+	db_stmt *st = sql_get(s, SQL_GAME_LIST);
 	store_summary g;
 	int rc;
 
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = db_step(st)) == DB_ROW) {
 		memset(&g, 0, sizeof g);
 		sql_column_text(st, 0, g.id, sizeof g.id);
-		g.created = sqlite3_column_int64(st, 1);
-		g.updated = sqlite3_column_int64(st, 2);
-		g.players = sqlite3_column_int(st, 3);
-		g.seq = sqlite3_column_int(st, 4);
-		g.status = sql_status_of(sqlite3_column_text(st, 5));
+		g.created = db_column_int64(st, 1);
+		g.updated = db_column_int64(st, 2);
+		g.players = db_column_int(st, 3);
+		g.seq = db_column_int(st, 4);
+		g.status = sql_status_of(db_column_text(st, 5));
 		if (fn(ctx, &g)) {
-			rc = SQLITE_DONE;
+			rc = DB_DONE;
 			break;
 		}
 	}
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? STORE_OK
-	                         : store_sqlite_fail(s, rc, "listing games", err);
+	db_reset(st);
+	return rc == DB_DONE ? STORE_OK
+	                     : store_db_fail(s, rc, "listing games", err);
 }
 
 store_rc store_backup(store *s, const char *path, store_error *err)
 {
 	sqlite3 *dst = NULL;
+
+	if (s->db->engine != DB_SQLITE)
+		return store_fail(err, STORE_INVALID, "backup to %s: a "
+		                  "PostgreSQL database is backed up by its "
+		                  "server (pg_dump)", path);
 
 	/* Creating the file ourselves, exclusively, means a backup never
 	 * overwrites or follows anything, and removing a failed one only
@@ -52,8 +58,8 @@ store_rc store_backup(store *s, const char *path, store_error *err)
 	if (rc == SQLITE_OK) {
 		/* One step copies everything under one read transaction, so
 		 * the copy is a consistent snapshot while writers go on. */
-		sqlite3_backup *b = sqlite3_backup_init(dst, "main", s->db,
-		                                        "main");
+		sqlite3_backup *b = sqlite3_backup_init(dst, "main",
+		                        db_sqlite_handle(s->db), "main");
 		if (!b) {
 			rc = sqlite3_errcode(dst);
 		} else {
@@ -77,28 +83,28 @@ typedef void (*report_fn)(void *ctx, const char *line);
 static int pragma_problems(store *s, const char *sql, report_fn report,
                            void *ctx)
 {
-	sqlite3_stmt *st;
+	db_stmt *st;
 	int problems = 0, rc;
 
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+	if (!(st = db_prepare(s->db, sql))) {
 		if (report)
-			report(ctx, sqlite3_errmsg(s->db));
+			report(ctx, db_errmsg(s->db));
 		return 1;
 	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *row = (const char *)sqlite3_column_text(st, 0);
+	while ((rc = db_step(st)) == DB_ROW) {
+		const char *row = db_column_text(st, 0);
 		if (row && !strcmp(row, "ok"))
 			continue;
 		problems++;
 		if (report)
 			report(ctx, row ? row : "(a problem without text)");
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		problems++;
 		if (report)
-			report(ctx, sqlite3_errmsg(s->db));
+			report(ctx, db_errmsg(s->db));
 	}
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return problems;
 }
 
@@ -136,20 +142,19 @@ store_rc store_check(store *s, report_fn report, void *ctx, store_error *err)
 		problems += pragma_problems(s, "PRAGMA foreign_key_check",
 		                            report, ctx);
 	/* A statement of its own: checking a game runs the table's. */
-	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(s->db, "SELECT id FROM games ORDER BY id",
-	                            -1, &st, NULL);
-	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+	db_stmt *st = db_prepare(s->db, "SELECT id FROM games ORDER BY id");
+	db_code rc = st ? DB_OK : db_errcode(s->db);
+	while (rc == DB_OK && (rc = db_step(st)) == DB_ROW) {
 		char id[STORE_ID_LEN + 1];
 		if (sql_column_text(st, 0, id, sizeof id))
 			problems++;
 		else
 			problems += check_game(s, id, report, ctx);
-		rc = SQLITE_OK;
+		rc = DB_OK;
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE && rc != SQLITE_OK)
-		return store_sqlite_fail(s, rc, "checking", err);
+	db_finalize(st);
+	if (rc != DB_DONE && rc != DB_OK)
+		return store_db_fail(s, rc, "checking", err);
 	return problems ? store_fail(err, STORE_CORRUPT, "%d problem%s found",
 	                             problems, problems == 1 ? "" : "s")
 	                : STORE_OK;

@@ -27,20 +27,20 @@ static store_rc block_locked(store *s, const char *key, const char *how,
                              store_error *err)
 {
 	int64_t now = store_now();
-	sqlite3_stmt *st = sql_get(s, SQL_BLOCK_ADD);
+	db_stmt *st = sql_get(s, SQL_BLOCK_ADD);
 	int rc;
 
-	sql_bind_text(st, 1, key, -1);
-	sqlite3_bind_int64(st, 2, now);
-	sql_bind_text(st, 3, how, -1);
-	if ((rc = sql_run(s, SQL_BLOCK_ADD)) != SQLITE_DONE)
-		return store_sqlite_fail(s, rc, "blocking an address", err);
+	db_bind_text(st, 1, key, -1);
+	db_bind_int64(st, 2, now);
+	db_bind_text(st, 3, how, -1);
+	if ((rc = sql_run(s, SQL_BLOCK_ADD)) != DB_DONE)
+		return store_db_fail(s, rc, "blocking an address", err);
 	/* what was queued before the block must not go out either */
 	st = sql_get(s, SQL_BLOCK_DROP_QUEUED);
-	sql_bind_text(st, 1, key, -1);
-	sqlite3_bind_int64(st, 2, now);
-	if ((rc = sql_run(s, SQL_BLOCK_DROP_QUEUED)) != SQLITE_DONE)
-		return store_sqlite_fail(s, rc, "dropping blocked mail", err);
+	db_bind_text(st, 1, key, -1);
+	db_bind_int64(st, 2, now);
+	if ((rc = sql_run(s, SQL_BLOCK_DROP_QUEUED)) != DB_DONE)
+		return store_db_fail(s, rc, "dropping blocked mail", err);
 	return STORE_OK;
 }
 
@@ -70,12 +70,12 @@ store_rc store_block_remove(store *s, const char *address, store_error *err)
 
 	if ((rc = key_of(address, key, err)))
 		return rc;
-	sqlite3_stmt *st = sql_get(s, SQL_BLOCK_REMOVE);
-	sql_bind_text(st, 1, key, -1);
+	db_stmt *st = sql_get(s, SQL_BLOCK_REMOVE);
+	db_bind_text(st, 1, key, -1);
 	int code = sql_run(s, SQL_BLOCK_REMOVE);
-	if (code != SQLITE_DONE)
-		return store_sqlite_fail(s, code, "unblocking an address", err);
-	return sqlite3_changes(s->db) > 0 ? STORE_OK
+	if (code != DB_DONE)
+		return store_db_fail(s, code, "unblocking an address", err);
+	return db_changes(s->db) > 0 ? STORE_OK
 	       : store_fail(err, STORE_NOT_FOUND, "%.200s is not blocked", key);
 }
 
@@ -88,14 +88,14 @@ store_rc store_block_check(store *s, const char *address, int *blocked,
 	/* not an address: nothing to block (nor to send to) */
 	if (!address || store_address_key(address, key, sizeof key))
 		return STORE_OK;
-	sqlite3_stmt *st = sql_get(s, SQL_BLOCK_GET);
-	sql_bind_text(st, 1, key, -1);
-	int rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	if (rc == SQLITE_ROW)
+	db_stmt *st = sql_get(s, SQL_BLOCK_GET);
+	db_bind_text(st, 1, key, -1);
+	int rc = db_step(st);
+	db_reset(st);
+	if (rc == DB_ROW)
 		*blocked = 1;
-	else if (rc != SQLITE_DONE)
-		return store_sqlite_fail(s, rc, "reading the block list", err);
+	else if (rc != DB_DONE)
+		return store_db_fail(s, rc, "reading the block list", err);
 	return STORE_OK;
 }
 
@@ -112,25 +112,25 @@ store_rc store_block_list(store *s,
                           int (*fn)(void *ctx, const store_blocked *b),
                           void *ctx, store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_BLOCK_LIST);
+	db_stmt *st = sql_get(s, SQL_BLOCK_LIST);
 	store_blocked b;
 	int rc;
 
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = db_step(st)) == DB_ROW) {
 		memset(&b, 0, sizeof b);
 		if (sql_column_text(st, 0, b.address, sizeof b.address) ||
 		    sql_column_text(st, 2, b.how, sizeof b.how)) {
-			sqlite3_reset(st);
+			db_reset(st);
 			return store_fail(err, STORE_CORRUPT, "a damaged row "
 			                  "in the block list");
 		}
-		b.created = sqlite3_column_int64(st, 1);
+		b.created = db_column_int64(st, 1);
 		if (fn && fn(ctx, &b)) {
-			rc = SQLITE_DONE;
+			rc = DB_DONE;
 			break;
 		}
 	}
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? STORE_OK
-	       : store_sqlite_fail(s, rc, "reading the block list", err);
+	db_reset(st);
+	return rc == DB_DONE ? STORE_OK
+	       : store_db_fail(s, rc, "reading the block list", err);
 }

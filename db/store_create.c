@@ -52,25 +52,25 @@ static store_rc insert_game(store *s, const char *id, const bt_record *rec,
                             int seq, const bt_game *state,
                             int64_t reminder_secs, store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_GAME_INSERT);
+	db_stmt *st = sql_get(s, SQL_GAME_INSERT);
 
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int64(st, 2, store_now());
-	sqlite3_bind_int(st, 3, rec->players);
-	sqlite3_bind_int(st, 4, rec->first);
-	sql_bind_text(st, 5, rec->seed, -1);
-	sql_bind_text(st, 6, header, -1);
-	sql_bind_text(st, 7, options ? options : "", -1);
-	sqlite3_bind_int(st, 8, seq);
-	sql_bind_text(st, 9, sql_status_name((bt_status)state->status), -1);
-	sqlite3_bind_blob(st, 10, state, sizeof *state, SQLITE_TRANSIENT);
-	sqlite3_bind_int(st, 11, sql_snapshot_format());
-	sqlite3_bind_int(st, 12, sql_turn_seat(state));
-	sqlite3_bind_int64(st, 13, reminder_secs ? reminder_secs
+	db_bind_text(st, 1, id, -1);
+	db_bind_int64(st, 2, store_now());
+	db_bind_int(st, 3, rec->players);
+	db_bind_int(st, 4, rec->first);
+	db_bind_text(st, 5, rec->seed, -1);
+	db_bind_text(st, 6, header, -1);
+	db_bind_text(st, 7, options ? options : "", -1);
+	db_bind_int(st, 8, seq);
+	db_bind_text(st, 9, sql_status_name((bt_status)state->status), -1);
+	db_bind_blob(st, 10, state, sizeof *state);
+	db_bind_int(st, 11, sql_snapshot_format());
+	db_bind_int(st, 12, sql_turn_seat(state));
+	db_bind_int64(st, 13, reminder_secs ? reminder_secs
 	                                         : STORE_REMIND_DEFAULT);
 	int rc = sql_run(s, SQL_GAME_INSERT);
-	return rc == SQLITE_DONE ? STORE_OK
-	                         : store_sqlite_fail(s, rc, "saving the game", err);
+	return rc == DB_DONE ? STORE_OK
+	                         : store_db_fail(s, rc, "saving the game", err);
 }
 
 /* The seats, with their emails and bots (either may be NULL). */
@@ -80,18 +80,18 @@ static store_rc insert_seats(store *s, const char *id, const bt_record *rec,
                              store_error *err)
 {
 	for (int seat = 1; seat <= rec->players; seat++) {
-		sqlite3_stmt *st = sql_get(s, SQL_SEAT_INSERT);
+		db_stmt *st = sql_get(s, SQL_SEAT_INSERT);
 		const char *email = emails && emails[seat - 1] ?
 		                    emails[seat - 1] : "";
 		const char *bot = bots && bots[seat - 1] ? bots[seat - 1] : "";
-		sql_bind_text(st, 1, id, -1);
-		sqlite3_bind_int(st, 2, seat);
-		sql_bind_text(st, 3, rec->name[seat - 1], -1);
-		sql_bind_text(st, 4, email, -1);
-		sql_bind_text(st, 5, bot, -1);
+		db_bind_text(st, 1, id, -1);
+		db_bind_int(st, 2, seat);
+		db_bind_text(st, 3, rec->name[seat - 1], -1);
+		db_bind_text(st, 4, email, -1);
+		db_bind_text(st, 5, bot, -1);
 		int rc = sql_run(s, SQL_SEAT_INSERT);
-		if (rc != SQLITE_DONE)
-			return store_sqlite_fail(s, rc, "saving a seat", err);
+		if (rc != DB_DONE)
+			return store_db_fail(s, rc, "saving a seat", err);
 	}
 	return STORE_OK;
 }
@@ -220,14 +220,14 @@ static store_rc standin_rule(store *s, const char *id,
 {
 	if (!ng->standin || strcmp(ng->standin, "off") == 0)
 		return STORE_OK;
-	sqlite3_stmt *st = sql_get(s, SQL_STANDIN_RULE);
-	sql_bind_text(st, 1, id, -1);
-	sql_bind_text(st, 2, ng->standin, -1);
-	sqlite3_bind_int(st, 3, strcmp(ng->standin, "days") == 0
+	db_stmt *st = sql_get(s, SQL_STANDIN_RULE);
+	db_bind_text(st, 1, id, -1);
+	db_bind_text(st, 2, ng->standin, -1);
+	db_bind_int(st, 3, strcmp(ng->standin, "days") == 0
 	                        ? ng->standin_days : 0);
 	int rc = sql_run(s, SQL_STANDIN_RULE);
-	return rc == SQLITE_DONE ? STORE_OK
-	       : store_sqlite_fail(s, rc, "saving the stand-in rule", err);
+	return rc == DB_DONE ? STORE_OK
+	       : store_db_fail(s, rc, "saving the stand-in rule", err);
 }
 
 /* A practice table: marked, and its first turn's hints queued. */
@@ -236,11 +236,11 @@ static store_rc practice(store *s, const char *id, const store_new_game *ng,
 {
 	if (!ng->practice)
 		return STORE_OK;
-	sqlite3_stmt *st = sql_get(s, SQL_PRACTICE_SET);
-	sql_bind_text(st, 1, id, -1);
+	db_stmt *st = sql_get(s, SQL_PRACTICE_SET);
+	db_bind_text(st, 1, id, -1);
 	int rc = sql_run(s, SQL_PRACTICE_SET);
-	if (rc != SQLITE_DONE)
-		return store_sqlite_fail(s, rc, "marking a practice table", err);
+	if (rc != DB_DONE)
+		return store_db_fail(s, rc, "marking a practice table", err);
 	return sql_queue_hints(s, id, 1, ng->bots[state->turn - 1], state, 0,
 	                       err);
 }
@@ -366,21 +366,20 @@ static store_rc once_hash(const char *once,
 static store_rc creation_find(store *s, const unsigned char *h,
                               char id[STORE_ID_LEN + 1], store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_CREATION_GET);
+	db_stmt *st = sql_get(s, SQL_CREATION_GET);
 	int rc;
 
-	sqlite3_bind_blob(st, 1, h, crypto_generichash_BYTES,
-	                  SQLITE_TRANSIENT);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
+	db_bind_blob(st, 1, h, crypto_generichash_BYTES);
+	rc = db_step(st);
+	if (rc == DB_ROW) {
 		int bad = sql_column_text(st, 0, id, STORE_ID_LEN + 1);
-		sqlite3_reset(st);
+		db_reset(st);
 		return bad ? store_fail(err, STORE_CORRUPT, "a creation's "
 		                        "game id is too long") : STORE_OK;
 	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return store_sqlite_fail(s, rc, "finding a form's game", err);
+	db_reset(st);
+	if (rc != DB_DONE)
+		return store_db_fail(s, rc, "finding a form's game", err);
 	return store_fail(err, STORE_NOT_FOUND, "no game made by that form");
 }
 
@@ -409,13 +408,12 @@ static store_rc create_once_locked(store *s, const store_new_game *ng,
 		return rc;
 	if ((rc = store_create_locked(s, ng, id, err)))
 		return rc;
-	sqlite3_stmt *st = sql_get(s, SQL_CREATION_ADD);
-	sqlite3_bind_blob(st, 1, h, crypto_generichash_BYTES,
-	                  SQLITE_TRANSIENT);
-	sql_bind_text(st, 2, id, -1);
+	db_stmt *st = sql_get(s, SQL_CREATION_ADD);
+	db_bind_blob(st, 1, h, crypto_generichash_BYTES);
+	db_bind_text(st, 2, id, -1);
 	int src = sql_run(s, SQL_CREATION_ADD);
-	if (src != SQLITE_DONE)
-		return store_sqlite_fail(s, src, "saving the form's key", err);
+	if (src != DB_DONE)
+		return store_db_fail(s, src, "saving the form's key", err);
 	*made = 1;
 	return STORE_OK;
 }

@@ -37,31 +37,31 @@ static int meet(walk *k, const char *id)
 static store_rc before(store *s, const char *id, char prev[STORE_ID_LEN + 1],
                        store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_CREW_BEFORE);
+	db_stmt *st = sql_get(s, SQL_CREW_BEFORE);
 
 	prev[0] = '\0';
-	sql_bind_text(st, 1, id, -1);
-	int rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW &&
+	db_bind_text(st, 1, id, -1);
+	int rc = db_step(st);
+	if (rc == DB_ROW &&
 	    sql_column_text(st, 0, prev, STORE_ID_LEN + 1))
 		prev[0] = '\0';         /* not an id of ours: the chain ends */
-	sqlite3_reset(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? STORE_OK
-	       : store_sqlite_fail(s, rc, "reading the crew", err);
+	db_reset(st);
+	return rc == DB_ROW || rc == DB_DONE ? STORE_OK
+	       : store_db_fail(s, rc, "reading the crew", err);
 }
 
 /* 1 if a bot or a stand-in made one of game id's lines. */
 static store_rc bot_lines(store *s, const char *id, int *any,
                           store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_CREW_BOT_LINES);
+	db_stmt *st = sql_get(s, SQL_CREW_BOT_LINES);
 
-	sql_bind_text(st, 1, id, -1);
-	int rc = sqlite3_step(st);
-	*any = rc == SQLITE_ROW && sqlite3_column_int(st, 0) != 0;
-	sqlite3_reset(st);
-	return rc == SQLITE_ROW ? STORE_OK
-	       : store_sqlite_fail(s, rc, "reading who made the moves", err);
+	db_bind_text(st, 1, id, -1);
+	int rc = db_step(st);
+	*any = rc == DB_ROW && db_column_int(st, 0) != 0;
+	db_reset(st);
+	return rc == DB_ROW ? STORE_OK
+	       : store_db_fail(s, rc, "reading who made the moves", err);
 }
 
 /* One crew entry from loaded game g. */

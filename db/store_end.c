@@ -39,16 +39,16 @@ static store_rc may_end(const store_game *g, int seat, int expected_seq,
 static store_rc mark_ended(store *s, const store_game *g, int seat,
                            int64_t now, store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_END_MARK);
+	db_stmt *st = sql_get(s, SQL_END_MARK);
 
-	sql_bind_text(st, 1, g->id, -1);
-	sqlite3_bind_int(st, 2, seat);
-	sqlite3_bind_int64(st, 3, now);
-	sqlite3_bind_int(st, 4, g->seq);
+	db_bind_text(st, 1, g->id, -1);
+	db_bind_int(st, 2, seat);
+	db_bind_int64(st, 3, now);
+	db_bind_int(st, 4, g->seq);
 	int rc = sql_run(s, SQL_END_MARK);
-	if (rc != SQLITE_DONE)
-		return store_sqlite_fail(s, rc, "ending the game", err);
-	return sqlite3_changes(s->db) == 1 ? STORE_OK
+	if (rc != DB_DONE)
+		return store_db_fail(s, rc, "ending the game", err);
+	return db_changes(s->db) == 1 ? STORE_OK
 	       : store_fail(err, STORE_CONFLICT, "the game moved on");
 }
 
@@ -58,19 +58,19 @@ static store_rc mark_ended(store *s, const store_game *g, int seat,
 static store_rc drop_waiting(store *s, const char *id, int64_t now,
                              store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_END_JOBS);
+	db_stmt *st = sql_get(s, SQL_END_JOBS);
 	int rc;
 
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int64(st, 2, now);
-	if ((rc = sql_run(s, SQL_END_JOBS)) != SQLITE_DONE)
-		return store_sqlite_fail(s, rc, "ending the game's jobs", err);
+	db_bind_text(st, 1, id, -1);
+	db_bind_int64(st, 2, now);
+	if ((rc = sql_run(s, SQL_END_JOBS)) != DB_DONE)
+		return store_db_fail(s, rc, "ending the game's jobs", err);
 	st = sql_get(s, SQL_END_MAILS);
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int64(st, 2, now);
-	if ((rc = sql_run(s, SQL_END_MAILS)) != SQLITE_DONE)
-		return store_sqlite_fail(s, rc, "dropping the game's turn "
-		                         "emails", err);
+	db_bind_text(st, 1, id, -1);
+	db_bind_int64(st, 2, now);
+	if ((rc = sql_run(s, SQL_END_MAILS)) != DB_DONE)
+		return store_db_fail(s, rc, "dropping the game's turn "
+		                     "emails", err);
 	return STORE_OK;
 }
 

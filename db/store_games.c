@@ -16,19 +16,19 @@
 static store_rc advance(store *s, const store_game *before,
                         const bt_game *after, store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_GAME_ADVANCE);
+	db_stmt *st = sql_get(s, SQL_GAME_ADVANCE);
 
-	sql_bind_text(st, 1, before->id, -1);
-	sqlite3_bind_int(st, 2, before->seq);
-	sqlite3_bind_int64(st, 3, store_now());
-	sql_bind_text(st, 4, sql_status_name((bt_status)after->status), -1);
-	sqlite3_bind_blob(st, 5, after, sizeof *after, SQLITE_TRANSIENT);
-	sqlite3_bind_int(st, 6, sql_snapshot_format());
-	sqlite3_bind_int(st, 7, sql_turn_seat(after));
+	db_bind_text(st, 1, before->id, -1);
+	db_bind_int(st, 2, before->seq);
+	db_bind_int64(st, 3, store_now());
+	db_bind_text(st, 4, sql_status_name((bt_status)after->status), -1);
+	db_bind_blob(st, 5, after, sizeof *after);
+	db_bind_int(st, 6, sql_snapshot_format());
+	db_bind_int(st, 7, sql_turn_seat(after));
 	int rc = sql_run(s, SQL_GAME_ADVANCE);
-	if (rc != SQLITE_DONE)
-		return store_sqlite_fail(s, rc, "saving the state", err);
-	return sqlite3_changes(s->db) == 1 ? STORE_OK
+	if (rc != DB_DONE)
+		return store_db_fail(s, rc, "saving the state", err);
+	return db_changes(s->db) == 1 ? STORE_OK
 	       : store_fail(err, STORE_CONFLICT, "the game moved on");
 }
 
@@ -157,22 +157,22 @@ store_rc store_append_as(store *s, const char *id, int expected_seq,
 store_rc store_revoke(store *s, const char *id, int seat, int64_t *gen,
                       store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_SEAT_REVOKE);
+	db_stmt *st = sql_get(s, SQL_SEAT_REVOKE);
 
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int(st, 2, seat);
-	int rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW && gen)
-		*gen = sqlite3_column_int64(st, 0);
-	if (rc == SQLITE_ROW)
-		rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	if (rc == SQLITE_DONE && sqlite3_changes(s->db) == 1)
+	db_bind_text(st, 1, id, -1);
+	db_bind_int(st, 2, seat);
+	int rc = db_step(st);
+	if (rc == DB_ROW && gen)
+		*gen = db_column_int64(st, 0);
+	if (rc == DB_ROW)
+		rc = db_step(st);
+	db_reset(st);
+	if (rc == DB_DONE && db_changes(s->db) == 1)
 		return STORE_OK;
-	if (rc == SQLITE_DONE)
+	if (rc == DB_DONE)
 		return store_fail(err, STORE_NOT_FOUND, "no seat %d in game "
 		                  "'%.40s'", seat, id);
-	return store_sqlite_fail(s, rc, "revoking", err);
+	return store_db_fail(s, rc, "revoking", err);
 }
 
 /* ---- exporting ---------------------------------------------------------- */
@@ -180,23 +180,23 @@ store_rc store_revoke(store *s, const char *id, int seat, int64_t *gen,
 static store_rc export_lines(store *s, const char *id, bt_record *rec,
                              store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_ACTIONS_GET);
+	db_stmt *st = sql_get(s, SQL_ACTIONS_GET);
 	bt_error gerr;
 	int rc;
 
-	sql_bind_text(st, 1, id, -1);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+	db_bind_text(st, 1, id, -1);
+	while ((rc = db_step(st)) == DB_ROW)
 		if (bt_record_add_line(rec,
-		                       (const char *)sqlite3_column_text(st, 2),
-		                       (size_t)sqlite3_column_bytes(st, 2),
+		                       (const char *)db_column_text(st, 2),
+		                       (size_t)db_column_bytes(st, 2),
 		                       &gerr))
 			break;
-	sqlite3_reset(st);
-	if (rc == SQLITE_ROW)
+	db_reset(st);
+	if (rc == DB_ROW)
 		return store_fail(err, STORE_CORRUPT, "game %.40s: a stored "
 		                  "line is damaged: %s", id, gerr.why);
-	return rc == SQLITE_DONE ? STORE_OK
-	                         : store_sqlite_fail(s, rc, "reading actions", err);
+	return rc == DB_DONE ? STORE_OK
+	                         : store_db_fail(s, rc, "reading actions", err);
 }
 
 store_rc store_export(store *s, const char *id, int with_seed,
@@ -270,14 +270,14 @@ store_rc sql_sweep_locked(store *s, const char *id, int expected_seq,
 		return store_fail(err, STORE_ILLEGAL, "rule R%d: %s",
 		                  gerr.rule, gerr.why);
 	}
-	sqlite3_stmt *st = sql_get(s, SQL_SWEEP_SET);
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int(st, 2, expected_seq);
-	sqlite3_bind_int(st, 3, seat);
-	sql_bind_text(st, 4, bt_card_get(card)->id, -1);
+	db_stmt *st = sql_get(s, SQL_SWEEP_SET);
+	db_bind_text(st, 1, id, -1);
+	db_bind_int(st, 2, expected_seq);
+	db_bind_int(st, 3, seat);
+	db_bind_text(st, 4, bt_card_get(card)->id, -1);
 	int code = sql_run(s, SQL_SWEEP_SET);
-	return code == SQLITE_DONE ? STORE_OK
-	       : store_sqlite_fail(s, code, "saving the look", err);
+	return code == DB_DONE ? STORE_OK
+	       : store_db_fail(s, code, "saving the look", err);
 }
 
 store_rc store_sweep_begin(store *s, const char *id, int expected_seq,
@@ -300,15 +300,15 @@ store_rc store_sweep_begin(store *s, const char *id, int expected_seq,
 
 store_rc store_touch(store *s, const char *id, int seat, store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_SEAT_TOUCH);
+	db_stmt *st = sql_get(s, SQL_SEAT_TOUCH);
 
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int(st, 2, seat);
-	sqlite3_bind_int64(st, 3, store_now());
+	db_bind_text(st, 1, id, -1);
+	db_bind_int(st, 2, seat);
+	db_bind_int64(st, 3, store_now());
 	int rc = sql_run(s, SQL_SEAT_TOUCH);
-	if (rc != SQLITE_DONE)
-		return store_sqlite_fail(s, rc, "noting a visit", err);
-	return sqlite3_changes(s->db) == 1 ? STORE_OK
+	if (rc != DB_DONE)
+		return store_db_fail(s, rc, "noting a visit", err);
+	return db_changes(s->db) == 1 ? STORE_OK
 	       : store_fail(err, STORE_NOT_FOUND, "no seat %d in game "
 	                    "'%.40s'", seat, id);
 }

@@ -13,14 +13,14 @@ store_rc sql_queue_hints(store *s, const char *id, int practice,
 {
 	if (!practice || state->status != BT_PLAYING || (bot && bot[0]))
 		return STORE_OK;
-	sqlite3_stmt *st = sql_get(s, SQL_HINTS_QUEUE);
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int(st, 2, seq);
-	sqlite3_bind_int(st, 3, state->turn);
-	sqlite3_bind_int64(st, 4, store_now());
+	db_stmt *st = sql_get(s, SQL_HINTS_QUEUE);
+	db_bind_text(st, 1, id, -1);
+	db_bind_int(st, 2, seq);
+	db_bind_int(st, 3, state->turn);
+	db_bind_int64(st, 4, store_now());
 	int rc = sql_run(s, SQL_HINTS_QUEUE);
-	return rc == SQLITE_DONE ? STORE_OK
-	       : store_sqlite_fail(s, rc, "queueing the hints", err);
+	return rc == DB_DONE ? STORE_OK
+	       : store_db_fail(s, rc, "queueing the hints", err);
 }
 
 static int hint_ok(const store_hint *h)
@@ -32,19 +32,19 @@ static int hint_ok(const store_hint *h)
 static store_rc put_one(store *s, const char *id, int seq, int option,
                         const store_hint *h, store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_HINT_PUT);
+	db_stmt *st = sql_get(s, SQL_HINT_PUT);
 
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int(st, 2, seq);
-	sqlite3_bind_int(st, 3, option);
-	sql_bind_text(st, 4, h->action, -1);
-	sqlite3_bind_int(st, 5, h->verb);
-	sqlite3_bind_int(st, 6, h->card);
-	sqlite3_bind_double(st, 7, h->chance);
-	sqlite3_bind_int(st, 8, h->games);
+	db_bind_text(st, 1, id, -1);
+	db_bind_int(st, 2, seq);
+	db_bind_int(st, 3, option);
+	db_bind_text(st, 4, h->action, -1);
+	db_bind_int(st, 5, h->verb);
+	db_bind_int(st, 6, h->card);
+	db_bind_double(st, 7, h->chance);
+	db_bind_int(st, 8, h->games);
 	int rc = sql_run(s, SQL_HINT_PUT);
-	return rc == SQLITE_DONE ? STORE_OK
-	       : store_sqlite_fail(s, rc, "keeping a hint", err);
+	return rc == DB_DONE ? STORE_OK
+	       : store_db_fail(s, rc, "keeping a hint", err);
 }
 
 store_rc store_hints_put(store *s, const char *id, int seq,
@@ -60,12 +60,12 @@ store_rc store_hints_put(store *s, const char *id, int seq,
 			                  "range");
 	if ((rc = sql_begin(s, err)))
 		return rc;
-	sqlite3_stmt *st = sql_get(s, SQL_HINTS_DROP);
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int(st, 2, seq);
+	db_stmt *st = sql_get(s, SQL_HINTS_DROP);
+	db_bind_text(st, 1, id, -1);
+	db_bind_int(st, 2, seq);
 	int q = sql_run(s, SQL_HINTS_DROP);
-	rc = q == SQLITE_DONE ? STORE_OK
-	     : store_sqlite_fail(s, q, "replacing the hints", err);
+	rc = q == DB_DONE ? STORE_OK
+	     : store_db_fail(s, q, "replacing the hints", err);
 	for (int i = 0; i < n && rc == STORE_OK; i++)
 		rc = put_one(s, id, seq, i, &h[i], err);
 	if (rc) {
@@ -78,28 +78,28 @@ store_rc store_hints_put(store *s, const char *id, int seq,
 store_rc store_hints_get(store *s, const char *id, int seq, store_hint *out,
                          int cap, int *n, store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_HINTS_GET);
+	db_stmt *st = sql_get(s, SQL_HINTS_GET);
 	int rc, bad = 0;
 
 	*n = 0;
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int(st, 2, seq);
-	sqlite3_bind_int(st, 3, cap > 0 ? cap : 0);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW && *n < cap) {
+	db_bind_text(st, 1, id, -1);
+	db_bind_int(st, 2, seq);
+	db_bind_int(st, 3, cap > 0 ? cap : 0);
+	while ((rc = db_step(st)) == DB_ROW && *n < cap) {
 		store_hint *h = &out[*n];
 		if (sql_column_text(st, 0, h->action, sizeof h->action)) {
 			bad = 1;
 			break;
 		}
-		h->verb = sqlite3_column_int(st, 1);
-		h->card = sqlite3_column_int(st, 2);
-		h->chance = sqlite3_column_double(st, 3);
-		h->games = sqlite3_column_int(st, 4);
+		h->verb = db_column_int(st, 1);
+		h->card = db_column_int(st, 2);
+		h->chance = db_column_double(st, 3);
+		h->games = db_column_int(st, 4);
 		(*n)++;
 	}
-	sqlite3_reset(st);
+	db_reset(st);
 	if (bad)
 		return store_fail(err, STORE_CORRUPT, "a damaged hint row");
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? STORE_OK
-	       : store_sqlite_fail(s, rc, "reading the hints", err);
+	return rc == DB_ROW || rc == DB_DONE ? STORE_OK
+	       : store_db_fail(s, rc, "reading the hints", err);
 }

@@ -22,24 +22,24 @@ store_rc sql_queue_bot_turn(store *s, const char *id, const char *bot,
 {
 	if (state->status != BT_PLAYING || !bot || !bot[0])
 		return STORE_OK;
-	sqlite3_stmt *st = sql_get(s, SQL_JOB_QUEUE);
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int(st, 2, seq);
-	sqlite3_bind_int(st, 3, state->turn);
-	sqlite3_bind_int64(st, 4, store_now());
-	sqlite3_bind_int64(st, 5, wait > 0 ? wait : 0);
+	db_stmt *st = sql_get(s, SQL_JOB_QUEUE);
+	db_bind_text(st, 1, id, -1);
+	db_bind_int(st, 2, seq);
+	db_bind_int(st, 3, state->turn);
+	db_bind_int64(st, 4, store_now());
+	db_bind_int64(st, 5, wait > 0 ? wait : 0);
 	int rc = sql_run(s, SQL_JOB_QUEUE);
-	return rc == SQLITE_DONE ? STORE_OK
-	       : store_sqlite_fail(s, rc, "queueing a bot's turn", err);
+	return rc == DB_DONE ? STORE_OK
+	       : store_db_fail(s, rc, "queueing a bot's turn", err);
 }
 
 /* The columns id, kind, game, seq, seat of a job row from col 0. */
-static int read_job(sqlite3_stmt *st, store_job *j)
+static int read_job(db_stmt *st, store_job *j)
 {
 	memset(j, 0, sizeof *j);
-	j->id = sqlite3_column_int64(st, 0);
-	j->seq = sqlite3_column_int(st, 3);
-	j->seat = sqlite3_column_int(st, 4);
+	j->id = db_column_int64(st, 0);
+	j->seq = db_column_int(st, 3);
+	j->seat = db_column_int(st, 4);
 	return sql_column_text(st, 1, j->kind, sizeof j->kind) ||
 	       sql_column_text(st, 2, j->game, sizeof j->game) ? -1 : 0;
 }
@@ -47,26 +47,26 @@ static int read_job(sqlite3_stmt *st, store_job *j)
 static store_rc claim(store *s, enum sql_stmt which, int64_t now, int lease,
                       int reviews, store_job *out, store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, which);
+	db_stmt *st = sql_get(s, which);
 	int rc, bad = 0;
 
-	sqlite3_bind_int64(st, 1, now);
-	sqlite3_bind_int(st, 2, lease > 0 ? lease : STORE_JOB_LEASE);
+	db_bind_int64(st, 1, now);
+	db_bind_int(st, 2, lease > 0 ? lease : STORE_JOB_LEASE);
 	if (which == SQL_JOB_CLAIM_PHASE)
-		sqlite3_bind_int(st, 3, reviews != 0);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
+		db_bind_int(st, 3, reviews != 0);
+	rc = db_step(st);
+	if (rc == DB_ROW) {
 		bad = read_job(st, out);
-		out->attempts = sqlite3_column_int(st, 5);
+		out->attempts = db_column_int(st, 5);
 		out->due = now + lease;
-		rc = sqlite3_step(st);
+		rc = db_step(st);
 	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return store_sqlite_fail(s, rc, "claiming a job", err);
+	db_reset(st);
+	if (rc != DB_DONE)
+		return store_db_fail(s, rc, "claiming a job", err);
 	if (bad)
 		return store_fail(err, STORE_CORRUPT, "a damaged job row");
-	return sqlite3_changes(s->db) == 1 ? STORE_OK
+	return db_changes(s->db) == 1 ? STORE_OK
 	       : store_fail(err, STORE_NOT_FOUND, "no job is due");
 }
 
@@ -85,46 +85,46 @@ store_rc store_job_claim_phase(store *s, int64_t now, int lease, int reviews,
 store_rc store_job_done(store *s, int64_t id, const char *outcome,
                         store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_JOB_DONE);
+	db_stmt *st = sql_get(s, SQL_JOB_DONE);
 
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int64(st, 2, store_now());
-	sql_bind_text(st, 3, outcome, -1);
+	db_bind_int64(st, 1, id);
+	db_bind_int64(st, 2, store_now());
+	db_bind_text(st, 3, outcome, -1);
 	int rc = sql_run(s, SQL_JOB_DONE);
-	return rc == SQLITE_DONE ? STORE_OK
-	       : store_sqlite_fail(s, rc, "marking a job done", err);
+	return rc == DB_DONE ? STORE_OK
+	       : store_db_fail(s, rc, "marking a job done", err);
 }
 
 store_rc store_job_later(store *s, int64_t id, int64_t due, store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_JOB_LATER);
+	db_stmt *st = sql_get(s, SQL_JOB_LATER);
 
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int64(st, 2, due);
+	db_bind_int64(st, 1, id);
+	db_bind_int64(st, 2, due);
 	int rc = sql_run(s, SQL_JOB_LATER);
-	return rc == SQLITE_DONE ? STORE_OK
-	       : store_sqlite_fail(s, rc, "putting a job off", err);
+	return rc == DB_DONE ? STORE_OK
+	       : store_db_fail(s, rc, "putting a job off", err);
 }
 
 store_rc store_job_reclaim(store *s, int64_t now, store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_JOB_RECLAIM);
+	db_stmt *st = sql_get(s, SQL_JOB_RECLAIM);
 
-	sqlite3_bind_int64(st, 1, now);
+	db_bind_int64(st, 1, now);
 	int rc = sql_run(s, SQL_JOB_RECLAIM);
-	return rc == SQLITE_DONE ? STORE_OK
-	       : store_sqlite_fail(s, rc, "reclaiming jobs", err);
+	return rc == DB_DONE ? STORE_OK
+	       : store_db_fail(s, rc, "reclaiming jobs", err);
 }
 
 int64_t store_job_next_due(store *s)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_JOB_NEXT);
+	db_stmt *st = sql_get(s, SQL_JOB_NEXT);
 	int64_t due = -1;
 
-	if (sqlite3_step(st) == SQLITE_ROW &&
-	    sqlite3_column_type(st, 0) != SQLITE_NULL)
-		due = sqlite3_column_int64(st, 0);
-	sqlite3_reset(st);
+	if (db_step(st) == DB_ROW &&
+	    !db_column_is_null(st, 0))
+		due = db_column_int64(st, 0);
+	db_reset(st);
 	return due;
 }
 
@@ -132,49 +132,49 @@ store_rc store_job_list(store *s, int all,
                         int (*fn)(void *ctx, const store_job *j), void *ctx,
                         store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_JOB_LIST);
+	db_stmt *st = sql_get(s, SQL_JOB_LIST);
 	store_job j;
 	int rc;
 
-	sqlite3_bind_int(st, 1, all != 0);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	db_bind_int(st, 1, all != 0);
+	while ((rc = db_step(st)) == DB_ROW) {
 		if (read_job(st, &j) ||
 		    sql_column_text(st, 9, j.outcome, sizeof j.outcome)) {
-			sqlite3_reset(st);
+			db_reset(st);
 			return store_fail(err, STORE_CORRUPT, "a damaged job row");
 		}
-		j.created = sqlite3_column_int64(st, 5);
-		j.due = sqlite3_column_int64(st, 6);
-		j.attempts = sqlite3_column_int(st, 7);
-		j.done = sqlite3_column_int64(st, 8);
+		j.created = db_column_int64(st, 5);
+		j.due = db_column_int64(st, 6);
+		j.attempts = db_column_int(st, 7);
+		j.done = db_column_int64(st, 8);
 		if (fn && fn(ctx, &j)) {
-			rc = SQLITE_DONE;
+			rc = DB_DONE;
 			break;
 		}
 	}
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? STORE_OK
-	       : store_sqlite_fail(s, rc, "listing jobs", err);
+	db_reset(st);
+	return rc == DB_DONE ? STORE_OK
+	       : store_db_fail(s, rc, "listing jobs", err);
 }
 
 store_rc store_made_by(store *s, const char *id, char *by, int cap,
                        store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_MADE_BY);
+	db_stmt *st = sql_get(s, SQL_MADE_BY);
 	char who[16];
 	int rc;
 
 	memset(by, 0, (size_t)(cap > 0 ? cap : 0));
-	sql_bind_text(st, 1, id, -1);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int seq = sqlite3_column_int(st, 0);
+	db_bind_text(st, 1, id, -1);
+	while ((rc = db_step(st)) == DB_ROW) {
+		int seq = db_column_int(st, 0);
 		if (sql_column_text(st, 1, who, sizeof who))
 			continue;
 		if (seq >= 0 && seq < cap)
 			by[seq] = strcmp(who, "stand-in") == 0 ? 's' : 'b';
 	}
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? STORE_OK
-	       : store_sqlite_fail(s, rc, "reading who made the moves", err);
+	db_reset(st);
+	return rc == DB_DONE ? STORE_OK
+	       : store_db_fail(s, rc, "reading who made the moves", err);
 }
 

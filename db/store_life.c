@@ -20,9 +20,9 @@ static store_rc seat_update(store *s, enum sql_stmt which, const char *what,
 {
 	int rc = sql_run(s, which);
 
-	if (rc != SQLITE_DONE)
-		return store_sqlite_fail(s, rc, what, err);
-	return sqlite3_changes(s->db) == 1 ? STORE_OK
+	if (rc != DB_DONE)
+		return store_db_fail(s, rc, what, err);
+	return db_changes(s->db) == 1 ? STORE_OK
 	       : store_fail(err, STORE_NOT_FOUND, "no seat %d in game "
 	                    "'%.40s'", seat, id);
 }
@@ -32,11 +32,11 @@ store_rc store_set_notify(store *s, const char *id, int seat,
 {
 	if ((unsigned)n >= STORE_NOTIFY__MAX)
 		return store_fail(err, STORE_INVALID, "no such email setting");
-	sqlite3_stmt *st = sql_get(s, SQL_NOTIFY_SET);
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int(st, 2, seat);
-	sql_bind_text(st, 3, store_notify_name(n), -1);
-	sqlite3_bind_int64(st, 4, store_now());
+	db_stmt *st = sql_get(s, SQL_NOTIFY_SET);
+	db_bind_text(st, 1, id, -1);
+	db_bind_int(st, 2, seat);
+	db_bind_text(st, 3, store_notify_name(n), -1);
+	db_bind_int64(st, 4, store_now());
 	return seat_update(s, SQL_NOTIFY_SET, "saving the email setting", id,
 	                   seat, err);
 }
@@ -61,12 +61,12 @@ static int state_before(const bt_replay *r, bt_game *before, bt_error *gerr)
 }
 
 /* Feeds one stored line; for an action, calls fn around it. */
-static int walk_line(store *s, sqlite3_stmt *st, store_walk_fn fn,
+static int walk_line(store *s, db_stmt *st, store_walk_fn fn,
                      void *ctx, bt_error *gerr, int *stop)
 {
-	const char *line = (const char *)sqlite3_column_text(st, 2);
-	size_t len = (size_t)sqlite3_column_bytes(st, 2);
-	int action = sqlite3_column_int(st, 1) > 0;
+	const char *line = (const char *)db_column_text(st, 2);
+	size_t len = (size_t)db_column_bytes(st, 2);
+	int action = db_column_int(st, 1) > 0;
 	bt_game before;
 	bt_action a;
 
@@ -76,8 +76,8 @@ static int walk_line(store *s, sqlite3_stmt *st, store_walk_fn fn,
 	if (bt_replay_line(s->replay, line, len, gerr))
 		return -1;
 	if (fn && action && bt_action_parse(line, len, &a, gerr) == 0)
-		*stop = fn(ctx, sqlite3_column_int(st, 0),
-		           sqlite3_column_int64(st, 3), &before,
+		*stop = fn(ctx, db_column_int(st, 0),
+		           db_column_int64(st, 3), &before,
 		           &s->replay->game, &a);
 	return 0;
 }
@@ -87,7 +87,7 @@ store_rc store_walk(store *s, const store_game *g, int upto,
                     store_error *err)
 {
 	bt_error gerr;
-	int rows = 0, stop = 0, bad, rc = SQLITE_DONE;
+	int rows = 0, stop = 0, bad, rc = DB_DONE;
 
 	if (upto < 0)
 		upto = g->seq;
@@ -96,17 +96,17 @@ store_rc store_walk(store *s, const store_game *g, int upto,
 		                  "not %d", g->seq, upto);
 	bt_replay_init(s->replay);
 	bad = store_feed_header(s, g, &gerr);
-	sqlite3_stmt *st = sql_get(s, SQL_WALK);
-	sql_bind_text(st, 1, g->id, -1);
-	sqlite3_bind_int(st, 2, upto);
-	while (!bad && !stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (sqlite3_column_int(st, 0) != rows++)
+	db_stmt *st = sql_get(s, SQL_WALK);
+	db_bind_text(st, 1, g->id, -1);
+	db_bind_int(st, 2, upto);
+	while (!bad && !stop && (rc = db_step(st)) == DB_ROW) {
+		if (db_column_int(st, 0) != rows++)
 			break;
 		bad = walk_line(s, st, fn, ctx, &gerr, &stop);
 	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_sqlite_fail(s, rc, "reading the history", err);
+	db_reset(st);
+	if (rc != DB_ROW && rc != DB_DONE)
+		return store_db_fail(s, rc, "reading the history", err);
 	if (bad || (!stop && rows != upto))
 		return store_fail(err, STORE_CORRUPT, "game %.40s no longer "
 		                  "replays at line %d", g->id, rows);
@@ -127,13 +127,13 @@ void store_set_talk_cap(store *s, int per_game)
 /* How many lines game id has had (its seqs are 0, 1, ...): -1 on error. */
 static int64_t chat_size(store *s, const char *id)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_CHAT_SIZE);
+	db_stmt *st = sql_get(s, SQL_CHAT_SIZE);
 	int64_t n = -1;
 
-	sql_bind_text(st, 1, id, -1);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
-	sqlite3_reset(st);
+	db_bind_text(st, 1, id, -1);
+	if (db_step(st) == DB_ROW)
+		n = db_column_int64(st, 0);
+	db_reset(st);
 	return n;
 }
 
@@ -143,8 +143,8 @@ store_rc store_chat_left(store *s, const char *id, int *left,
 	int64_t n = chat_size(s, id);
 
 	if (n < 0)
-		return store_sqlite_fail(s, sqlite3_errcode(s->db), "reading "
-		                         "the table talk", err);
+		return store_db_fail(s, db_errcode(s->db), "reading "
+		                     "the table talk", err);
 	*left = n >= s->talk_per_game ? 0 : (int)(s->talk_per_game - n);
 	return STORE_OK;
 }
@@ -161,32 +161,32 @@ store_rc sql_chat_locked(store *s, const char *id, int seat,
 	if (left == 0)
 		return store_fail(err, STORE_LIMITED, "this game has had its %d "
 		                  "lines of table talk", s->talk_per_game);
-	sqlite3_stmt *st = sql_get(s, SQL_CHAT_RECENT);
+	db_stmt *st = sql_get(s, SQL_CHAT_RECENT);
 
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int(st, 2, seat);
-	sqlite3_bind_int64(st, 3, now - STORE_CHAT_WINDOW);
-	sql_bind_text(st, 4, text, -1);
-	sqlite3_bind_int64(st, 5, now - STORE_CHAT_REPEAT);
-	int rc = sqlite3_step(st);
-	int recent = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
-	int repeat = rc == SQLITE_ROW ? sqlite3_column_int(st, 1) : 0;
-	sqlite3_reset(st);
-	if (rc != SQLITE_ROW)
-		return store_sqlite_fail(s, rc, "reading the table talk", err);
+	db_bind_text(st, 1, id, -1);
+	db_bind_int(st, 2, seat);
+	db_bind_int64(st, 3, now - STORE_CHAT_WINDOW);
+	db_bind_text(st, 4, text, -1);
+	db_bind_int64(st, 5, now - STORE_CHAT_REPEAT);
+	int rc = db_step(st);
+	int recent = rc == DB_ROW ? db_column_int(st, 0) : 0;
+	int repeat = rc == DB_ROW ? db_column_int(st, 1) : 0;
+	db_reset(st);
+	if (rc != DB_ROW)
+		return store_db_fail(s, rc, "reading the table talk", err);
 	if (repeat)
 		return STORE_OK;     /* sent twice at once: said already */
 	if (recent >= STORE_CHAT_BURST)
 		return store_fail(err, STORE_LIMITED, "at most %d messages a "
 		                  "minute: wait a little", STORE_CHAT_BURST);
 	st = sql_get(s, SQL_CHAT_INSERT);
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int(st, 2, seat);
-	sql_bind_text(st, 3, text, -1);
-	sqlite3_bind_int64(st, 4, now);
+	db_bind_text(st, 1, id, -1);
+	db_bind_int(st, 2, seat);
+	db_bind_text(st, 3, text, -1);
+	db_bind_int64(st, 4, now);
 	rc = sql_run(s, SQL_CHAT_INSERT);
-	return rc == SQLITE_DONE ? STORE_OK
-	       : store_sqlite_fail(s, rc, "saving the message", err);
+	return rc == DB_DONE ? STORE_OK
+	       : store_db_fail(s, rc, "saving the message", err);
 }
 
 store_rc store_chat_add(store *s, const char *id, int seat,
@@ -214,38 +214,38 @@ store_rc store_chat_add(store *s, const char *id, int seat,
 
 /* Calls fn for each row of a bound chat query (seq, seat, at_seq,
  * created, text), until it returns nonzero. */
-static store_rc each_chat(store *s, sqlite3_stmt *st,
+static store_rc each_chat(store *s, db_stmt *st,
                           int (*fn)(void *ctx, const store_chat *c),
                           void *ctx, store_error *err)
 {
 	store_chat c;
 	int rc;
 
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		c.seq = sqlite3_column_int(st, 0);
-		c.seat = sqlite3_column_int(st, 1);
-		c.at_seq = sqlite3_column_int(st, 2);
-		c.created = sqlite3_column_int64(st, 3);
+	while ((rc = db_step(st)) == DB_ROW) {
+		c.seq = db_column_int(st, 0);
+		c.seat = db_column_int(st, 1);
+		c.at_seq = db_column_int(st, 2);
+		c.created = db_column_int64(st, 3);
 		if (sql_column_text(st, 4, c.text, sizeof c.text))
 			c.text[0] = '\0';
 		if (fn(ctx, &c)) {
-			rc = SQLITE_DONE;
+			rc = DB_DONE;
 			break;
 		}
 	}
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? STORE_OK
-	       : store_sqlite_fail(s, rc, "reading the table talk", err);
+	db_reset(st);
+	return rc == DB_DONE ? STORE_OK
+	       : store_db_fail(s, rc, "reading the table talk", err);
 }
 
 store_rc store_chat_list(store *s, const char *id, int after_seq,
                          int (*fn)(void *ctx, const store_chat *c),
                          void *ctx, store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_CHAT_LIST);
+	db_stmt *st = sql_get(s, SQL_CHAT_LIST);
 
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int(st, 2, after_seq);
+	db_bind_text(st, 1, id, -1);
+	db_bind_int(st, 2, after_seq);
 	return each_chat(s, st, fn, ctx, err);
 }
 
@@ -253,10 +253,10 @@ store_rc store_chat_latest(store *s, const char *id, int n,
                            int (*fn)(void *ctx, const store_chat *c),
                            void *ctx, store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_CHAT_LATEST);
+	db_stmt *st = sql_get(s, SQL_CHAT_LATEST);
 
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int(st, 2, n);
+	db_bind_text(st, 1, id, -1);
+	db_bind_int(st, 2, n);
 	return each_chat(s, st, fn, ctx, err);
 }
 
@@ -265,17 +265,17 @@ store_rc store_chat_latest(store *s, const char *id, int n,
 static int chat_count(store *s, const char *id, store_chat_from by,
                       int64_t from)
 {
-	sqlite3_stmt *st = sql_get(s, by == STORE_CHAT_FROM_TIME
+	db_stmt *st = sql_get(s, by == STORE_CHAT_FROM_TIME
 	                              ? SQL_CHAT_COUNT_TIME
 	                              : SQL_CHAT_COUNT_LINE);
 	int n = -1;
 
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int64(st, 2, from);
-	sqlite3_bind_int(st, 3, STORE_CHAT_COUNT_MAX);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int(st, 0);
-	sqlite3_reset(st);
+	db_bind_text(st, 1, id, -1);
+	db_bind_int64(st, 2, from);
+	db_bind_int(st, 3, STORE_CHAT_COUNT_MAX);
+	if (db_step(st) == DB_ROW)
+		n = db_column_int(st, 0);
+	db_reset(st);
 	return n;
 }
 
@@ -284,19 +284,19 @@ store_rc store_chat_since(store *s, const char *id, store_chat_from by,
                           int (*fn)(void *ctx, const store_chat *c),
                           void *ctx, int *matching, store_error *err)
 {
-	sqlite3_stmt *st;
+	db_stmt *st;
 
 	if (matching) {
 		*matching = chat_count(s, id, by, from);
 		if (*matching < 0)
-			return store_sqlite_fail(s, sqlite3_errcode(s->db),
-			                         "counting the table talk", err);
+			return store_db_fail(s, db_errcode(s->db),
+			                     "counting the table talk", err);
 	}
 	st = sql_get(s, by == STORE_CHAT_FROM_TIME ? SQL_CHAT_SINCE_TIME
 	                                           : SQL_CHAT_SINCE_LINE);
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int64(st, 2, from);
-	sqlite3_bind_int(st, 3, n > 0 ? n : 0);
+	db_bind_text(st, 1, id, -1);
+	db_bind_int64(st, 2, from);
+	db_bind_int(st, 3, n > 0 ? n : 0);
 	return each_chat(s, st, fn, ctx, err);
 }
 
@@ -321,10 +321,10 @@ static store_rc nudge_locked(store *s, const char *id, int expected_seq,
 	if (g->seats[seat - 1].nudged > now - STORE_NUDGE_EVERY)
 		return store_fail(err, STORE_LIMITED, "one nudge a day: you "
 		                  "nudged already");
-	sqlite3_stmt *st = sql_get(s, SQL_SEAT_NUDGE);
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int(st, 2, seat);
-	sqlite3_bind_int64(st, 3, now);
+	db_stmt *st = sql_get(s, SQL_SEAT_NUDGE);
+	db_bind_text(st, 1, id, -1);
+	db_bind_int(st, 2, seat);
+	db_bind_int64(st, 3, now);
 	if ((rc = seat_update(s, SQL_SEAT_NUDGE, "saving the nudge", id, seat,
 	                      err)))
 		return rc;
@@ -357,24 +357,24 @@ typedef struct due_list {
 static store_rc due_read(store *s, enum sql_stmt which, int64_t when,
                          due_list *due, store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, which);
+	db_stmt *st = sql_get(s, which);
 	int rc;
 
 	due->n = 0;
-	sqlite3_bind_int64(st, 1, when);
-	sqlite3_bind_int(st, 2, DUE_BATCH);
-	while (due->n < DUE_BATCH && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+	db_bind_int64(st, 1, when);
+	db_bind_int(st, 2, DUE_BATCH);
+	while (due->n < DUE_BATCH && (rc = db_step(st)) == DB_ROW) {
 		if (sql_column_text(st, 0, due->id[due->n], sizeof due->id[0]))
 			continue;
-		due->seat[due->n] = sqlite3_column_count(st) > 1
-		                    ? sqlite3_column_int(st, 1) : 0;
+		due->seat[due->n] = db_column_count(st) > 1
+		                    ? db_column_int(st, 1) : 0;
 		due->n++;
 	}
 	if (due->n == DUE_BATCH)
-		rc = SQLITE_DONE;
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? STORE_OK
-	       : store_sqlite_fail(s, rc, "finding what is due", err);
+		rc = DB_DONE;
+	db_reset(st);
+	return rc == DB_DONE ? STORE_OK
+	       : store_db_fail(s, rc, "finding what is due", err);
 }
 
 /* Is g's reminder still due at now (the game may have moved since)? */
@@ -401,13 +401,13 @@ static store_rc remind_locked(store *s, const char *id, int64_t now,
 		                  "could not be written", id);
 	if (made && (rc = store_queue_mail(s, id, s->mail, err)))
 		return rc;
-	sqlite3_stmt *st = sql_get(s, SQL_REMIND_MARK);
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int(st, 2, g->seq);
-	sqlite3_bind_int(st, 3, g->reminders);
+	db_stmt *st = sql_get(s, SQL_REMIND_MARK);
+	db_bind_text(st, 1, id, -1);
+	db_bind_int(st, 2, g->seq);
+	db_bind_int(st, 3, g->reminders);
 	int src = sql_run(s, SQL_REMIND_MARK);
-	if (src != SQLITE_DONE)
-		return store_sqlite_fail(s, src, "counting a reminder", err);
+	if (src != DB_DONE)
+		return store_db_fail(s, src, "counting a reminder", err);
 	*queued += made;
 	return STORE_OK;
 }
@@ -500,14 +500,14 @@ static store_rc digest_step(store *s, const due_list *due, int i,
 		                  "could not be written", g->id);
 	if (made && (rc = store_queue_mail(s, g->id, s->mail, err)))
 		return rc;
-	sqlite3_stmt *st = sql_get(s, SQL_DIGEST_MARK);
-	sql_bind_text(st, 1, g->id, -1);
-	sqlite3_bind_int(st, 2, seat);
-	sqlite3_bind_int64(st, 3, now);
-	sqlite3_bind_int64(st, 4, since);
+	db_stmt *st = sql_get(s, SQL_DIGEST_MARK);
+	db_bind_text(st, 1, g->id, -1);
+	db_bind_int(st, 2, seat);
+	db_bind_int64(st, 3, now);
+	db_bind_int64(st, 4, since);
 	int src = sql_run(s, SQL_DIGEST_MARK);
-	if (src != SQLITE_DONE)
-		return store_sqlite_fail(s, src, "noting a digest", err);
+	if (src != DB_DONE)
+		return store_db_fail(s, src, "noting a digest", err);
 	*queued += made;
 	return STORE_OK;
 }
@@ -559,12 +559,12 @@ static store_rc copy_settings(store *s, const store_game *g,
                               const char *new_id, store_error *err)
 {
 	for (int seat = 1; seat <= g->players; seat++) {
-		sqlite3_stmt *st = sql_get(s, SQL_NOTIFY_SET);
-		sql_bind_text(st, 1, new_id, -1);
-		sqlite3_bind_int(st, 2, seat);
-		sql_bind_text(st, 3, store_notify_name(g->seats[seat - 1].notify),
+		db_stmt *st = sql_get(s, SQL_NOTIFY_SET);
+		db_bind_text(st, 1, new_id, -1);
+		db_bind_int(st, 2, seat);
+		db_bind_text(st, 3, store_notify_name(g->seats[seat - 1].notify),
 		              -1);
-		sqlite3_bind_int64(st, 4, store_now());
+		db_bind_int64(st, 4, store_now());
 		store_rc rc = seat_update(s, SQL_NOTIFY_SET, "copying a "
 		                          "setting", new_id, seat, err);
 		if (rc)
@@ -604,12 +604,12 @@ static store_rc rematch_locked(store *s, const char *id,
 	    (rc = copy_settings(s, &old, new_id, err)) ||
 	    (rc = rematch_mails(s, new_id, fn, ctx, err)))
 		return rc;
-	sqlite3_stmt *st = sql_get(s, SQL_REMATCH_SET);
-	sql_bind_text(st, 1, id, -1);
-	sql_bind_text(st, 2, new_id, -1);
+	db_stmt *st = sql_get(s, SQL_REMATCH_SET);
+	db_bind_text(st, 1, id, -1);
+	db_bind_text(st, 2, new_id, -1);
 	int src = sql_run(s, SQL_REMATCH_SET);
-	if (src != SQLITE_DONE || sqlite3_changes(s->db) != 1)
-		return store_sqlite_fail(s, src, "linking the new game", err);
+	if (src != DB_DONE || db_changes(s->db) != 1)
+		return store_db_fail(s, src, "linking the new game", err);
 	*created = 1;
 	return STORE_OK;
 }
@@ -643,20 +643,20 @@ store_rc store_shown_set(store *s, const char *id, int seat, int on,
 
 	if ((rc = sql_begin(s, err)))
 		return rc;
-	sqlite3_stmt *st = sql_get(s, SQL_SHOWN_SET);
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int(st, 2, seat);
-	sqlite3_bind_int(st, 3, on != 0);
+	db_stmt *st = sql_get(s, SQL_SHOWN_SET);
+	db_bind_text(st, 1, id, -1);
+	db_bind_int(st, 2, seat);
+	db_bind_int(st, 3, on != 0);
 	rc = seat_update(s, SQL_SHOWN_SET, "saving whether the hand is shown",
 	                 id, seat, err);
 	if (rc == STORE_OK) {
 		st = sql_get(s, SQL_SHOWN_TOUCH);
-		sql_bind_text(st, 1, id, -1);
-		sqlite3_bind_int64(st, 2, store_now());
+		db_bind_text(st, 1, id, -1);
+		db_bind_int64(st, 2, store_now());
 		int src = sql_run(s, SQL_SHOWN_TOUCH);
-		if (src != SQLITE_DONE)
-			rc = store_sqlite_fail(s, src, "noting the change",
-			                       err);
+		if (src != DB_DONE)
+			rc = store_db_fail(s, src, "noting the change",
+			                   err);
 	}
 	if (rc == STORE_OK)
 		return sql_commit(s, err);
@@ -667,17 +667,17 @@ store_rc store_shown_set(store *s, const char *id, int seat, int on,
 store_rc store_shown_get(store *s, const char *id, unsigned *shown,
                          store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_SHOWN_GET);
+	db_stmt *st = sql_get(s, SQL_SHOWN_GET);
 	int rc;
 
 	*shown = 0;
-	sql_bind_text(st, 1, id, -1);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int seat = sqlite3_column_int(st, 0);
+	db_bind_text(st, 1, id, -1);
+	while ((rc = db_step(st)) == DB_ROW) {
+		int seat = db_column_int(st, 0);
 		if (seat >= 1 && seat <= BT_MAX_PLAYERS)
 			*shown |= 1u << (seat - 1);
 	}
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? STORE_OK
-	       : store_sqlite_fail(s, rc, "reading the hands shown", err);
+	db_reset(st);
+	return rc == DB_DONE ? STORE_OK
+	       : store_db_fail(s, rc, "reading the hands shown", err);
 }

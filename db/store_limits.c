@@ -32,15 +32,15 @@ void store_set_limits(store *s, const store_limits *l)
 static int64_t count_since(store *s, store_limit_kind kind,
                            const char *subject, int64_t since)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_LIMIT_COUNT);
+	db_stmt *st = sql_get(s, SQL_LIMIT_COUNT);
 	int64_t n = -1;
 
-	sql_bind_text(st, 1, kind_names[kind], -1);
-	sql_bind_text(st, 2, subject, -1);
-	sqlite3_bind_int64(st, 3, since);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
-	sqlite3_reset(st);
+	db_bind_text(st, 1, kind_names[kind], -1);
+	db_bind_text(st, 2, subject, -1);
+	db_bind_int64(st, 3, since);
+	if (db_step(st) == DB_ROW)
+		n = db_column_int64(st, 0);
+	db_reset(st);
 	return n;
 }
 
@@ -50,16 +50,16 @@ static int64_t free_again(store *s, store_limit_kind kind,
                           const char *subject, int64_t since, int64_t n,
                           int max, int64_t window)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_LIMIT_NTH);
+	db_stmt *st = sql_get(s, SQL_LIMIT_NTH);
 	int64_t at = since + window;
 
-	sql_bind_text(st, 1, kind_names[kind], -1);
-	sql_bind_text(st, 2, subject, -1);
-	sqlite3_bind_int64(st, 3, since);
-	sqlite3_bind_int64(st, 4, n - max);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		at = sqlite3_column_int64(st, 0) + window;
-	sqlite3_reset(st);
+	db_bind_text(st, 1, kind_names[kind], -1);
+	db_bind_text(st, 2, subject, -1);
+	db_bind_int64(st, 3, since);
+	db_bind_int64(st, 4, n - max);
+	if (db_step(st) == DB_ROW)
+		at = db_column_int64(st, 0) + window;
+	db_reset(st);
 	return at;
 }
 
@@ -74,8 +74,8 @@ store_rc store_limit_peek(store *s, store_limit_kind kind,
 	if (max <= 0)
 		return STORE_OK;
 	if ((n = count_since(s, kind, subject, since)) < 0)
-		return store_sqlite_fail(s, sqlite3_errcode(s->db),
-		                         "counting for a limit", err);
+		return store_db_fail(s, db_errcode(s->db),
+		                     "counting for a limit", err);
 	if (n < max)
 		return STORE_OK;
 	store_fail(err, STORE_LIMITED, "%lld in %lld seconds is the limit",
@@ -91,19 +91,19 @@ static store_rc add_event(store *s, store_limit_kind kind,
                           const char *subject, store_error *err)
 {
 	int64_t now = store_now();
-	sqlite3_stmt *st = sql_get(s, SQL_LIMIT_ADD);
+	db_stmt *st = sql_get(s, SQL_LIMIT_ADD);
 
-	sql_bind_text(st, 1, kind_names[kind], -1);
-	sql_bind_text(st, 2, subject, -1);
-	sqlite3_bind_int64(st, 3, now);
+	db_bind_text(st, 1, kind_names[kind], -1);
+	db_bind_text(st, 2, subject, -1);
+	db_bind_int64(st, 3, now);
 	int rc = sql_run(s, SQL_LIMIT_ADD);
-	if (rc != SQLITE_DONE)
-		return store_sqlite_fail(s, rc, "counting for a limit", err);
+	if (rc != DB_DONE)
+		return store_db_fail(s, rc, "counting for a limit", err);
 	st = sql_get(s, SQL_LIMIT_PRUNE);
-	sqlite3_bind_int64(st, 1, now - STORE_LIMIT_DAY);
+	db_bind_int64(st, 1, now - STORE_LIMIT_DAY);
 	rc = sql_run(s, SQL_LIMIT_PRUNE);
-	return rc == SQLITE_DONE ? STORE_OK
-	       : store_sqlite_fail(s, rc, "forgetting old counts", err);
+	return rc == DB_DONE ? STORE_OK
+	       : store_db_fail(s, rc, "forgetting old counts", err);
 }
 
 static store_rc take_locked(store *s, store_limit_kind kind,
@@ -123,7 +123,7 @@ store_rc store_limit_take(store *s, store_limit_kind kind,
 
 	if (max <= 0)
 		return STORE_OK;
-	if (!sqlite3_get_autocommit(s->db))
+	if (db_in_transaction(s->db))
 		return take_locked(s, kind, subject, max, window, err);
 	if ((rc = sql_begin(s, err)))
 		return rc;
@@ -171,19 +171,19 @@ store_rc sql_seat_mail_allowed(store *s, const store_mail *m,
  * "none" in its settings). */
 static int seat_wants_none(store *s, const char *id, int seat)
 {
-	sqlite3_stmt *st;
+	db_stmt *st;
 	int none = 0;
 
 	if (!id || !id[0] || seat < 1)
 		return 0;
 	st = sql_get(s, SQL_MAIL_SEAT_NOTIFY);
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int(st, 2, seat);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		const char *n = (const char *)sqlite3_column_text(st, 0);
+	db_bind_text(st, 1, id, -1);
+	db_bind_int(st, 2, seat);
+	if (db_step(st) == DB_ROW) {
+		const char *n = (const char *)db_column_text(st, 0);
 		none = n && strcmp(n, store_notify_name(STORE_NOTIFY_NONE)) == 0;
 	}
-	sqlite3_reset(st);
+	db_reset(st);
 	return none;
 }
 
@@ -192,14 +192,14 @@ static int seat_wants_none(store *s, const char *id, int seat)
  * not spent). */
 static int64_t mailed_since(store *s, const char *key, int64_t since)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_MAIL_BUDGET_COUNT);
+	db_stmt *st = sql_get(s, SQL_MAIL_BUDGET_COUNT);
 	int64_t n = -1;
 
-	sql_bind_text(st, 1, key, -1);
-	sqlite3_bind_int64(st, 2, since);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
-	sqlite3_reset(st);
+	db_bind_text(st, 1, key, -1);
+	db_bind_int64(st, 2, since);
+	if (db_step(st) == DB_ROW)
+		n = db_column_int64(st, 0);
+	db_reset(st);
 	return n;
 }
 

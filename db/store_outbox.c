@@ -20,47 +20,47 @@ static int64_t backoff(int attempts)
 }
 
 /* A row of SQL_OUTBOX_DUE or SQL_OUTBOX_LIST into m. */
-static void read_row(sqlite3_stmt *st, store_outmail *m)
+static void read_row(db_stmt *st, store_outmail *m)
 {
 	memset(m, 0, sizeof *m);
-	m->id = sqlite3_column_int64(st, 0);
+	m->id = db_column_int64(st, 0);
 	sql_column_text(st, 1, m->game, sizeof m->game);
-	m->seat = sqlite3_column_int(st, 2);
+	m->seat = db_column_int(st, 2);
 	sql_column_text(st, 3, m->kind, sizeof m->kind);
 	sql_column_text(st, 4, m->to, sizeof m->to);
 	sql_column_text(st, 5, m->subject, sizeof m->subject);
 	sql_column_text(st, 6, m->body, sizeof m->body);
-	m->created = sqlite3_column_int64(st, 7);
-	m->attempts = sqlite3_column_int(st, 8);
-	m->next_attempt = sqlite3_column_int64(st, 9);
+	m->created = db_column_int64(st, 7);
+	m->attempts = db_column_int(st, 8);
+	m->next_attempt = db_column_int64(st, 9);
 	sql_column_text(st, 10, m->last_error, sizeof m->last_error);
-	m->sent = sqlite3_column_int64(st, 11);
-	m->dropped = sqlite3_column_int64(st, 12);
+	m->sent = db_column_int64(st, 11);
+	m->dropped = db_column_int64(st, 12);
 	sql_column_text(st, 13, m->reply_to, sizeof m->reply_to);
 }
 
 static store_rc claim_locked(store *s, int64_t now, store_outmail *out,
                              store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_OUTBOX_DUE);
+	db_stmt *st = sql_get(s, SQL_OUTBOX_DUE);
 
-	sqlite3_bind_int64(st, 1, now);
-	int rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
+	db_bind_int64(st, 1, now);
+	int rc = db_step(st);
+	if (rc == DB_ROW)
 		read_row(st, out);
-	sqlite3_reset(st);
-	if (rc == SQLITE_DONE)
+	db_reset(st);
+	if (rc == DB_DONE)
 		return store_fail(err, STORE_NOT_FOUND, "no email is due");
-	if (rc != SQLITE_ROW)
-		return store_sqlite_fail(s, rc, "reading the outbox", err);
+	if (rc != DB_ROW)
+		return store_db_fail(s, rc, "reading the outbox", err);
 	out->attempts++;
 	out->next_attempt = now + backoff(out->attempts);
 	st = sql_get(s, SQL_OUTBOX_CLAIM);
-	sqlite3_bind_int64(st, 1, out->id);
-	sqlite3_bind_int64(st, 2, out->next_attempt);
+	db_bind_int64(st, 1, out->id);
+	db_bind_int64(st, 2, out->next_attempt);
 	rc = sql_run(s, SQL_OUTBOX_CLAIM);
-	return rc == SQLITE_DONE ? STORE_OK
-	       : store_sqlite_fail(s, rc, "counting an attempt", err);
+	return rc == DB_DONE ? STORE_OK
+	       : store_db_fail(s, rc, "counting an attempt", err);
 }
 
 store_rc store_outbox_claim(store *s, int64_t now, store_outmail *out,
@@ -83,9 +83,9 @@ static store_rc update_one(store *s, enum sql_stmt which, int64_t id,
 {
 	int rc = sql_run(s, which);
 
-	if (rc != SQLITE_DONE)
-		return store_sqlite_fail(s, rc, what, err);
-	return sqlite3_changes(s->db) > 0 ? STORE_OK
+	if (rc != DB_DONE)
+		return store_db_fail(s, rc, what, err);
+	return db_changes(s->db) > 0 ? STORE_OK
 	       : store_fail(err, STORE_NOT_FOUND, "no queued email %lld",
 	                    (long long)id);
 }
@@ -93,10 +93,10 @@ static store_rc update_one(store *s, enum sql_stmt which, int64_t id,
 store_rc store_outbox_sent(store *s, int64_t id, int64_t now,
                            store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_OUTBOX_SENT);
+	db_stmt *st = sql_get(s, SQL_OUTBOX_SENT);
 
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int64(st, 2, now);
+	db_bind_int64(st, 1, id);
+	db_bind_int64(st, 2, now);
 	return update_one(s, SQL_OUTBOX_SENT, id, "marking an email sent",
 	                  err);
 }
@@ -104,7 +104,7 @@ store_rc store_outbox_sent(store *s, int64_t id, int64_t now,
 store_rc store_outbox_failed(store *s, int64_t id, const char *why,
                              store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_OUTBOX_FAILED);
+	db_stmt *st = sql_get(s, SQL_OUTBOX_FAILED);
 	char line[256];
 
 	/* one line, so that `admin mail list` stays a line per email */
@@ -112,20 +112,20 @@ store_rc store_outbox_failed(store *s, int64_t id, const char *why,
 	for (char *p = line; *p; p++)
 		if (*p == '\n' || *p == '\r' || *p == '\t')
 			*p = ' ';
-	sqlite3_bind_int64(st, 1, id);
-	sql_bind_text(st, 2, line, -1);
+	db_bind_int64(st, 1, id);
+	db_bind_text(st, 2, line, -1);
 	return update_one(s, SQL_OUTBOX_FAILED, id, "noting a failure", err);
 }
 
 int64_t store_outbox_next_due(store *s)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_OUTBOX_NEXT);
+	db_stmt *st = sql_get(s, SQL_OUTBOX_NEXT);
 	int64_t next = -1;
 
-	if (sqlite3_step(st) == SQLITE_ROW &&
-	    sqlite3_column_type(st, 0) != SQLITE_NULL)
-		next = sqlite3_column_int64(st, 0);
-	sqlite3_reset(st);
+	if (db_step(st) == DB_ROW &&
+	    !db_column_is_null(st, 0))
+		next = db_column_int64(st, 0);
+	db_reset(st);
 	return next;
 }
 
@@ -133,35 +133,35 @@ store_rc store_outbox_list(store *s, store_outbox_filter filter,
                            int (*fn)(void *ctx, const store_outmail *m),
                            void *ctx, store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_OUTBOX_LIST);
+	db_stmt *st = sql_get(s, SQL_OUTBOX_LIST);
 	static store_outmail row;   /* 9 KiB: not on the stack */
 	int rc;
 
-	sqlite3_bind_int(st, 1, (int)filter);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	db_bind_int(st, 1, (int)filter);
+	while ((rc = db_step(st)) == DB_ROW) {
 		read_row(st, &row);
 		if (fn(ctx, &row)) {
-			rc = SQLITE_DONE;
+			rc = DB_DONE;
 			break;
 		}
 	}
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? STORE_OK
-	       : store_sqlite_fail(s, rc, "listing the outbox", err);
+	db_reset(st);
+	return rc == DB_DONE ? STORE_OK
+	       : store_db_fail(s, rc, "listing the outbox", err);
 }
 
 store_rc store_outbox_retry(store *s, int64_t id, int *n, store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_OUTBOX_RETRY);
+	db_stmt *st = sql_get(s, SQL_OUTBOX_RETRY);
 
 	if (n)
 		*n = 0;
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int64(st, 2, store_now());
+	db_bind_int64(st, 1, id);
+	db_bind_int64(st, 2, store_now());
 	int rc = sql_run(s, SQL_OUTBOX_RETRY);
-	if (rc != SQLITE_DONE)
-		return store_sqlite_fail(s, rc, "retrying", err);
-	int changed = sqlite3_changes(s->db);
+	if (rc != DB_DONE)
+		return store_db_fail(s, rc, "retrying", err);
+	int changed = (int)db_changes(s->db);
 	if (n)
 		*n = changed;
 	return changed > 0 || id == 0 ? STORE_OK
@@ -171,10 +171,10 @@ store_rc store_outbox_retry(store *s, int64_t id, int *n, store_error *err)
 
 store_rc store_outbox_drop(store *s, int64_t id, store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_OUTBOX_DROP);
+	db_stmt *st = sql_get(s, SQL_OUTBOX_DROP);
 
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int64(st, 2, store_now());
+	db_bind_int64(st, 1, id);
+	db_bind_int64(st, 2, store_now());
 	return update_one(s, SQL_OUTBOX_DROP, id, "dropping an email", err);
 }
 
@@ -182,18 +182,18 @@ int store_mailed_subject(store *s, const char *id, int seat, const char *to,
                          const char *subject)
 {
 	char key[STORE_EMAIL_MAX + 1];
-	sqlite3_stmt *st;
+	db_stmt *st;
 	int yes = 0;
 
 	if (!subject[0] || store_address_key(to, key, sizeof key))
 		return 0;
 	st = sql_get(s, SQL_MAILED_SUBJECT);
-	sql_bind_text(st, 1, key, -1);
-	sql_bind_text(st, 2, id, -1);
-	sqlite3_bind_int(st, 3, seat);
-	sql_bind_text(st, 4, subject, -1);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		yes = sqlite3_column_int(st, 0) == 1;
-	sqlite3_reset(st);
+	db_bind_text(st, 1, key, -1);
+	db_bind_text(st, 2, id, -1);
+	db_bind_int(st, 3, seat);
+	db_bind_text(st, 4, subject, -1);
+	if (db_step(st) == DB_ROW)
+		yes = db_column_int(st, 0) == 1;
+	db_reset(st);
 	return yes;
 }

@@ -31,26 +31,26 @@ store_rc sql_queue_mail_at(store *s, const char *id, const store_mail *m,
 	if (store_address_key(m->to, key, sizeof key))
 		snprintf(key, sizeof key, "%s", m->to);
 	const char *held = sql_mail_held(s, id, m, key, why, sizeof why);
-	sqlite3_stmt *st = sql_get(s, SQL_OUTBOX_INSERT);
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int(st, 2, m->seat);
-	sql_bind_text(st, 3, m->to, -1);
-	sql_bind_text(st, 4, m->subject, -1);
-	sql_bind_text(st, 5, m->body, -1);
-	sqlite3_bind_int64(st, 6, store_now());
-	sql_bind_text(st, 7, m->kind, -1);
-	sql_bind_text(st, 8, m->reply_to, -1);
-	sqlite3_bind_int64(st, 9, delay > 0 ? delay : 0);
-	sqlite3_bind_int(st, 10, move_seq);
-	sql_bind_text(st, 11, key, -1);
+	db_stmt *st = sql_get(s, SQL_OUTBOX_INSERT);
+	db_bind_text(st, 1, id, -1);
+	db_bind_int(st, 2, m->seat);
+	db_bind_text(st, 3, m->to, -1);
+	db_bind_text(st, 4, m->subject, -1);
+	db_bind_text(st, 5, m->body, -1);
+	db_bind_int64(st, 6, store_now());
+	db_bind_text(st, 7, m->kind, -1);
+	db_bind_text(st, 8, m->reply_to, -1);
+	db_bind_int64(st, 9, delay > 0 ? delay : 0);
+	db_bind_int(st, 10, move_seq);
+	db_bind_text(st, 11, key, -1);
 	if (held) {
-		sqlite3_bind_int64(st, 12, store_now());
-		sql_bind_text(st, 13, held, -1);
+		db_bind_int64(st, 12, store_now());
+		db_bind_text(st, 13, held, -1);
 	} else {
-		sql_bind_text(st, 13, "", -1);
+		db_bind_text(st, 13, "", -1);
 	}
 	int rc = sql_run(s, SQL_OUTBOX_INSERT);
-	return rc == SQLITE_DONE ? STORE_OK
-	                         : store_sqlite_fail(s, rc, "queueing an email", err);
+	return rc == DB_DONE ? STORE_OK
+	                         : store_db_fail(s, rc, "queueing an email", err);
 }
 

@@ -15,17 +15,17 @@
  * STORE_DUPLICATE if it was there already for them. */
 static store_rc claim(store *s, const store_reply *r, store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_REPLY_CLAIM);
+	db_stmt *st = sql_get(s, SQL_REPLY_CLAIM);
 
-	sql_bind_text(st, 1, r->message_id, -1);
-	sql_bind_text(st, 2, r->game ? r->game : "", -1);
-	sqlite3_bind_int(st, 3, r->seat);
-	sql_bind_text(st, 4, r->outcome ? r->outcome : "", -1);
-	sqlite3_bind_int64(st, 5, store_now());
+	db_bind_text(st, 1, r->message_id, -1);
+	db_bind_text(st, 2, r->game ? r->game : "", -1);
+	db_bind_int(st, 3, r->seat);
+	db_bind_text(st, 4, r->outcome ? r->outcome : "", -1);
+	db_bind_int64(st, 5, store_now());
 	int rc = sql_run(s, SQL_REPLY_CLAIM);
-	if (rc != SQLITE_DONE)
-		return store_sqlite_fail(s, rc, "recording the reply", err);
-	return sqlite3_changes(s->db) == 1 ? STORE_OK
+	if (rc != DB_DONE)
+		return store_db_fail(s, rc, "recording the reply", err);
+	return db_changes(s->db) == 1 ? STORE_OK
 	       : store_fail(err, STORE_DUPLICATE, "that email was handled "
 	                    "before");
 }

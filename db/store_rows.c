@@ -43,10 +43,10 @@ const char *sql_status_name(bt_status st)
 	return status_names[st];
 }
 
-bt_status sql_status_of(const unsigned char *text)
+bt_status sql_status_of(const char *text)
 {
 	for (int st = BT_WON; st <= BT_LOST; st++)
-		if (text && !strcmp((const char *)text, status_names[st]))
+		if (text && !strcmp(text, status_names[st]))
 			return (bt_status)st;
 	return BT_PLAYING;
 }
@@ -85,17 +85,17 @@ store_rc sql_insert_line(store *s, const char *id, int seq, int seat,
                          const char *line, const char *made_by,
                          store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_ACTION_INSERT);
+	db_stmt *st = sql_get(s, SQL_ACTION_INSERT);
 
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int(st, 2, seq);
-	sqlite3_bind_int(st, 3, seat);
-	sql_bind_text(st, 4, line, -1);
-	sqlite3_bind_int64(st, 5, store_now());
-	sql_bind_text(st, 6, made_by, -1);
+	db_bind_text(st, 1, id, -1);
+	db_bind_int(st, 2, seq);
+	db_bind_int(st, 3, seat);
+	db_bind_text(st, 4, line, -1);
+	db_bind_int64(st, 5, store_now());
+	db_bind_text(st, 6, made_by, -1);
 	int rc = sql_run(s, SQL_ACTION_INSERT);
-	return rc == SQLITE_DONE ? STORE_OK
-	                         : store_sqlite_fail(s, rc, "saving an action", err);
+	return rc == DB_DONE ? STORE_OK
+	                         : store_db_fail(s, rc, "saving an action", err);
 }
 
 /* ---- loading ------------------------------------------------------------ */
@@ -148,20 +148,20 @@ static store_rc replay_game(store *s, store_game *g, store_error *err)
 
 	bt_replay_init(s->replay);
 	bad = store_feed_header(s, g, &gerr);
-	sqlite3_stmt *st = sql_get(s, SQL_ACTIONS_GET);
-	sql_bind_text(st, 1, g->id, -1);
-	int rc = SQLITE_ROW;
-	while (!bad && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (sqlite3_column_int(st, 0) != rows++)
+	db_stmt *st = sql_get(s, SQL_ACTIONS_GET);
+	db_bind_text(st, 1, g->id, -1);
+	int rc = DB_ROW;
+	while (!bad && (rc = db_step(st)) == DB_ROW) {
+		if (db_column_int(st, 0) != rows++)
 			break;
 		bad = bt_replay_line(s->replay,
-		                     (const char *)sqlite3_column_text(st, 2),
-		                     (size_t)sqlite3_column_bytes(st, 2), &gerr);
+		                     (const char *)db_column_text(st, 2),
+		                     (size_t)db_column_bytes(st, 2), &gerr);
 	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_sqlite_fail(s, rc, "reading actions", err);
-	if (!bad && rc == SQLITE_ROW)
+	db_reset(st);
+	if (rc != DB_ROW && rc != DB_DONE)
+		return store_db_fail(s, rc, "reading actions", err);
+	if (!bad && rc == DB_ROW)
 		return store_fail(err, STORE_CORRUPT, "action %d is "
 		                  "missing", rows - 1);
 	if (bad || bt_replay_finish(s->replay, &gerr))
@@ -176,84 +176,84 @@ static store_rc replay_game(store *s, store_game *g, store_error *err)
 }
 
 /* Takes the snapshot if it is of this layout, current and sound. */
-static int use_snapshot(sqlite3_stmt *st, store_game *g)
+static int use_snapshot(db_stmt *st, store_game *g)
 {
 	char why[160];
 
-	if (sqlite3_column_int(st, 9) != sql_snapshot_format() ||
-	    sqlite3_column_int(st, 8) != g->seq ||
-	    sqlite3_column_bytes(st, 7) != (int)sizeof g->state)
+	if (db_column_int(st, 9) != sql_snapshot_format() ||
+	    db_column_int(st, 8) != g->seq ||
+	    db_column_bytes(st, 7) != (int)sizeof g->state)
 		return 0;
-	memcpy(&g->state, sqlite3_column_blob(st, 7), sizeof g->state);
+	memcpy(&g->state, db_column_blob(st, 7), sizeof g->state);
 	return bt_game_check(&g->state, why, sizeof why) == 0;
 }
 
 /* A pending Sensor Sweep counts only while the game has not moved on. */
-static void load_sweep(sqlite3_stmt *st, store_game *g)
+static void load_sweep(db_stmt *st, store_game *g)
 {
 	char id[4];
 
 	g->sweep_card = BT_NO_CARD;
 	g->sweep_seat = 0;
-	if (sqlite3_column_int(st, 10) != g->seq ||
+	if (db_column_int(st, 10) != g->seq ||
 	    sql_column_text(st, 12, id, sizeof id))
 		return;
 	g->sweep_card = bt_card_parse(id, strlen(id));
 	g->sweep_seat = g->sweep_card == BT_NO_CARD ? 0
-	                : sqlite3_column_int(st, 11);
+	                : db_column_int(st, 11);
 }
 
 static store_rc load_seats(store *s, store_game *g, store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_SEATS_GET);
+	db_stmt *st = sql_get(s, SQL_SEATS_GET);
 	int rc;
 
-	sql_bind_text(st, 1, g->id, -1);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int seat = sqlite3_column_int(st, 0);
+	db_bind_text(st, 1, g->id, -1);
+	while ((rc = db_step(st)) == DB_ROW) {
+		int seat = db_column_int(st, 0);
 		if (seat < 1 || seat > g->players)
 			continue;
 		store_seat *p = &g->seats[seat - 1];
 		if (sql_column_text(st, 1, p->name, sizeof p->name) ||
 		    sql_column_text(st, 2, p->email, sizeof p->email))
-			rc = SQLITE_CORRUPT;
-		p->token_gen = sqlite3_column_int64(st, 3);
-		p->last_seen = sqlite3_column_int64(st, 4);
-		if (store_notify_parse((const char *)sqlite3_column_text(st, 5),
+			rc = DB_CORRUPT;
+		p->token_gen = db_column_int64(st, 3);
+		p->last_seen = db_column_int64(st, 4);
+		if (store_notify_parse((const char *)db_column_text(st, 5),
 		                       &p->notify))
 			p->notify = STORE_NOTIFY_TURN;
-		p->digest_sent = sqlite3_column_int64(st, 6);
-		p->nudged = sqlite3_column_int64(st, 7);
-		p->blocked = p->email[0] && sqlite3_column_int(st, 8);
+		p->digest_sent = db_column_int64(st, 6);
+		p->nudged = db_column_int64(st, 7);
+		p->blocked = p->email[0] && db_column_int(st, 8);
 		if (sql_column_text(st, 9, p->bot, sizeof p->bot))
-			rc = SQLITE_CORRUPT;
-		p->standin_since = sqlite3_column_int64(st, 10);
-		p->standin_ask = sqlite3_column_int64(st, 11);
-		if (rc == SQLITE_CORRUPT)
+			rc = DB_CORRUPT;
+		p->standin_since = db_column_int64(st, 10);
+		p->standin_ask = db_column_int64(st, 11);
+		if (rc == DB_CORRUPT)
 			break;
 	}
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? STORE_OK
-	                         : store_sqlite_fail(s, rc, "reading seats", err);
+	db_reset(st);
+	return rc == DB_DONE ? STORE_OK
+	                         : store_db_fail(s, rc, "reading seats", err);
 }
 
 /* The columns of a game row between moves (0004-life). */
-static void load_life(sqlite3_stmt *st, store_game *g)
+static void load_life(db_stmt *st, store_game *g)
 {
-	g->updated = sqlite3_column_int64(st, 13);
-	g->turn_seat = sqlite3_column_int(st, 14);
-	g->turn_since = sqlite3_column_int64(st, 15);
-	g->reminders = sqlite3_column_int(st, 16);
-	g->reminder_secs = sqlite3_column_int64(st, 17);
+	g->updated = db_column_int64(st, 13);
+	g->turn_seat = db_column_int(st, 14);
+	g->turn_since = db_column_int64(st, 15);
+	g->reminders = db_column_int(st, 16);
+	g->reminder_secs = db_column_int64(st, 17);
 	if (sql_column_text(st, 18, g->rematch, sizeof g->rematch))
 		g->rematch[0] = '\0';
 	if (sql_column_text(st, 19, g->standin, sizeof g->standin))
 		snprintf(g->standin, sizeof g->standin, "off");
-	g->standin_days = sqlite3_column_int(st, 20);
-	g->practice = sqlite3_column_int(st, 21) != 0;
-	g->ended_by = sqlite3_column_int(st, 22);
-	g->ended_at = sqlite3_column_int64(st, 23);
-	g->taken = sqlite3_column_int(st, 24);
+	g->standin_days = db_column_int(st, 20);
+	g->practice = db_column_int(st, 21) != 0;
+	g->ended_by = db_column_int(st, 22);
+	g->ended_at = db_column_int64(st, 23);
+	g->taken = db_column_int(st, 24);
 }
 
 /* Loads game id; forces a replay when replay is set (for checks), and
@@ -261,23 +261,23 @@ static void load_life(sqlite3_stmt *st, store_game *g)
 static store_rc load(store *s, const char *id, store_game *g, int replay,
                      store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_GAME_GET);
+	db_stmt *st = sql_get(s, SQL_GAME_GET);
 	store_rc out = STORE_OK;
 
 	memset(g, 0, sizeof *g);
-	sql_bind_text(st, 1, id, -1);
-	int rc = sqlite3_step(st);
-	if (rc != SQLITE_ROW) {
-		sqlite3_reset(st);
-		return rc == SQLITE_DONE
+	db_bind_text(st, 1, id, -1);
+	int rc = db_step(st);
+	if (rc != DB_ROW) {
+		db_reset(st);
+		return rc == DB_DONE
 		       ? store_fail(err, STORE_NOT_FOUND, "no game '%.40s'", id)
-		       : store_sqlite_fail(s, rc, "reading the game", err);
+		       : store_db_fail(s, rc, "reading the game", err);
 	}
 	snprintf(g->id, sizeof g->id, "%s", id);
-	g->created = sqlite3_column_int64(st, 0);
-	g->players = sqlite3_column_int(st, 1);
-	g->first = sqlite3_column_int(st, 2);
-	g->seq = sqlite3_column_int(st, 6);
+	g->created = db_column_int64(st, 0);
+	g->players = db_column_int(st, 1);
+	g->first = db_column_int(st, 2);
+	g->seq = db_column_int(st, 6);
 	if (sql_column_text(st, 3, g->seed, sizeof g->seed) ||
 	    sql_column_text(st, 4, g->header, sizeof g->header) ||
 	    sql_column_text(st, 5, g->options, sizeof g->options) ||
@@ -288,7 +288,7 @@ static store_rc load(store *s, const char *id, store_game *g, int replay,
 	load_life(st, g);
 	int snapshot = replay < 0 || (!replay && out == STORE_OK &&
 	                              use_snapshot(st, g));
-	sqlite3_reset(st);
+	db_reset(st);
 	if (out == STORE_OK)
 		out = load_seats(s, g, err);
 	if (out == STORE_OK && !snapshot)

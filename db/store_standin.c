@@ -23,14 +23,14 @@ const char *sql_seat_bot(const store_seat *p)
 store_rc sql_standin_set(store *s, const char *id, int seat, int64_t since,
                          store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_STANDIN_SET);
+	db_stmt *st = sql_get(s, SQL_STANDIN_SET);
 
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int(st, 2, seat);
-	sqlite3_bind_int64(st, 3, since);
+	db_bind_text(st, 1, id, -1);
+	db_bind_int(st, 2, seat);
+	db_bind_int64(st, 3, since);
 	int rc = sql_run(s, SQL_STANDIN_SET);
-	return rc == SQLITE_DONE ? STORE_OK
-	       : store_sqlite_fail(s, rc, "setting a stand-in", err);
+	return rc == DB_DONE ? STORE_OK
+	       : store_db_fail(s, rc, "setting a stand-in", err);
 }
 
 /* The bot takes over g's seat to move: from now, this very turn (a
@@ -98,13 +98,13 @@ static store_rc ask_locked(store *s, const char *id, int expected_seq,
 		return rc;
 	if ((why = ask_refused(g, expected_seq, asker)) != NULL)
 		return store_fail(err, STORE_INVALID, "%s", why);
-	sqlite3_stmt *st = sql_get(s, SQL_STANDIN_ASK);
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int(st, 2, asker);
-	sqlite3_bind_int64(st, 3, g->turn_since);
+	db_stmt *st = sql_get(s, SQL_STANDIN_ASK);
+	db_bind_text(st, 1, id, -1);
+	db_bind_int(st, 2, asker);
+	db_bind_int64(st, 3, g->turn_since);
 	int q = sql_run(s, SQL_STANDIN_ASK);
-	if (q != SQLITE_DONE)
-		return store_sqlite_fail(s, q, "asking for a stand-in", err);
+	if (q != DB_DONE)
+		return store_db_fail(s, q, "asking for a stand-in", err);
 	g->seats[asker - 1].standin_ask = g->turn_since;
 	if (!all_asked(g))
 		return STORE_OK;
@@ -158,13 +158,13 @@ store_rc store_queue_standins(store *s, int64_t now, store_seat_mail_fn fn,
 	int found = 0, started, total = 0;
 	store_rc rc = STORE_OK;
 
-	sqlite3_stmt *st = sql_get(s, SQL_STANDIN_DUE);
-	sqlite3_bind_int64(st, 1, now);
-	sqlite3_bind_int(st, 2, 64);
-	while (found < 64 && sqlite3_step(st) == SQLITE_ROW)
+	db_stmt *st = sql_get(s, SQL_STANDIN_DUE);
+	db_bind_int64(st, 1, now);
+	db_bind_int(st, 2, 64);
+	while (found < 64 && db_step(st) == DB_ROW)
 		if (sql_column_text(st, 0, ids[found], sizeof ids[0]) == 0)
 			found++;
-	sqlite3_reset(st);
+	db_reset(st);
 	for (int i = 0; i < found && i < STANDIN_ROUND_MAX; i++) {
 		if ((rc = sql_begin(s, err)))
 			break;

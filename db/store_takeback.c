@@ -27,26 +27,26 @@ typedef struct last_line {
 static store_rc read_last(store *s, const char *id, last_line *l,
                           store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_TAKEBACK_LAST);
+	db_stmt *st = sql_get(s, SQL_TAKEBACK_LAST);
 	bt_error gerr;
 	int bad = 0;
 
 	memset(l, 0, sizeof *l);
-	sql_bind_text(st, 1, id, -1);
-	int rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		l->seq = sqlite3_column_int(st, 0);
-		l->seat = sqlite3_column_int(st, 1);
-		l->created = sqlite3_column_int64(st, 3);
+	db_bind_text(st, 1, id, -1);
+	int rc = db_step(st);
+	if (rc == DB_ROW) {
+		l->seq = db_column_int(st, 0);
+		l->seat = db_column_int(st, 1);
+		l->created = db_column_int64(st, 3);
 		bad = sql_column_text(st, 2, l->line, sizeof l->line) ||
 		      sql_column_text(st, 4, l->made_by, sizeof l->made_by) ||
 		      bt_action_parse(l->line, strlen(l->line), &l->a, &gerr);
 	}
-	sqlite3_reset(st);
-	if (rc == SQLITE_DONE)
+	db_reset(st);
+	if (rc == DB_DONE)
 		return store_fail(err, STORE_ILLEGAL, "no move has been made");
-	if (rc != SQLITE_ROW)
-		return store_sqlite_fail(s, rc, "reading the last move", err);
+	if (rc != DB_ROW)
+		return store_db_fail(s, rc, "reading the last move", err);
 	return bad ? store_fail(err, STORE_CORRUPT, "game %.40s: its last "
 	                        "line is damaged", id)
 	           : STORE_OK;
@@ -110,16 +110,16 @@ int store_can_take_back(store *s, const store_game *g, int seat)
 	       check(s, g, seat, &l, &before, NULL) == STORE_OK;
 }
 
-/* Runs statement which on (id, n[, now]): SQLITE_DONE or an error. */
+/* Runs statement which on (id, n[, now]): DB_DONE or an error. */
 static int run_on(store *s, enum sql_stmt which, const char *id, int n,
                   int64_t now)
 {
-	sqlite3_stmt *st = sql_get(s, which);
+	db_stmt *st = sql_get(s, which);
 
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int(st, 2, n);
-	if (sqlite3_bind_parameter_count(st) >= 3)
-		sqlite3_bind_int64(st, 3, now);
+	db_bind_text(st, 1, id, -1);
+	db_bind_int(st, 2, n);
+	if (db_parameter_count(st) >= 3)
+		db_bind_int64(st, 3, now);
 	return sql_run(s, which);
 }
 
@@ -127,33 +127,33 @@ static int run_on(store *s, enum sql_stmt which, const char *id, int n,
 static int move_line(store *s, const char *id, const last_line *l,
                      int64_t now)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_TAKEBACK_KEEP);
+	db_stmt *st = sql_get(s, SQL_TAKEBACK_KEEP);
 
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int(st, 2, l->seq);
-	sqlite3_bind_int(st, 3, l->seat);
-	sql_bind_text(st, 4, l->line, -1);
-	sqlite3_bind_int64(st, 5, l->created);
-	sqlite3_bind_int64(st, 6, now);
+	db_bind_text(st, 1, id, -1);
+	db_bind_int(st, 2, l->seq);
+	db_bind_int(st, 3, l->seat);
+	db_bind_text(st, 4, l->line, -1);
+	db_bind_int64(st, 5, l->created);
+	db_bind_int64(st, 6, now);
 	int rc = sql_run(s, SQL_TAKEBACK_KEEP);
-	return rc != SQLITE_DONE ? rc
+	return rc != DB_DONE ? rc
 	       : run_on(s, SQL_TAKEBACK_DELETE, id, l->seq, now);
 }
 
 static int restore_game(store *s, const char *id, int seq,
                         const bt_game *before, int64_t now)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_TAKEBACK_GAME);
+	db_stmt *st = sql_get(s, SQL_TAKEBACK_GAME);
 
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int(st, 2, seq);
-	sqlite3_bind_int64(st, 3, now);
-	sqlite3_bind_blob(st, 4, before, sizeof *before, SQLITE_TRANSIENT);
-	sqlite3_bind_int(st, 5, sql_snapshot_format());
-	sqlite3_bind_int(st, 6, sql_turn_seat(before));
+	db_bind_text(st, 1, id, -1);
+	db_bind_int(st, 2, seq);
+	db_bind_int64(st, 3, now);
+	db_bind_blob(st, 4, before, sizeof *before);
+	db_bind_int(st, 5, sql_snapshot_format());
+	db_bind_int(st, 6, sql_turn_seat(before));
 	int rc = sql_run(s, SQL_TAKEBACK_GAME);
-	return rc == SQLITE_DONE && sqlite3_changes(s->db) != 1
-	       ? SQLITE_CONSTRAINT : rc;
+	return rc == DB_DONE && db_changes(s->db) != 1
+	       ? DB_CONSTRAINT : rc;
 }
 
 static store_rc take_back_locked(store *s, const char *id, int seat,
@@ -175,15 +175,15 @@ static store_rc take_back_locked(store *s, const char *id, int seat,
 	if ((rc = read_last(s, id, &l, err)) ||
 	    (rc = check(s, g, seat, &l, before, err)))
 		return rc;
-	if ((code = move_line(s, id, &l, now)) != SQLITE_DONE ||
-	    (code = restore_game(s, id, g->seq, before, now)) != SQLITE_DONE ||
+	if ((code = move_line(s, id, &l, now)) != DB_DONE ||
+	    (code = restore_game(s, id, g->seq, before, now)) != DB_DONE ||
 	    (code = run_on(s, SQL_TAKEBACK_MAILS, id, g->seq, now))
-	    != SQLITE_DONE ||
+	    != DB_DONE ||
 	    (code = run_on(s, SQL_TAKEBACK_JOBS, id, g->seq, now))
-	    != SQLITE_DONE ||
+	    != DB_DONE ||
 	    (code = run_on(s, SQL_TAKEBACK_HINTS, id, g->seq, now))
-	    != SQLITE_DONE)
-		return store_sqlite_fail(s, code, "taking the move back", err);
+	    != DB_DONE)
+		return store_db_fail(s, code, "taking the move back", err);
 	return STORE_OK;
 }
 
@@ -210,26 +210,26 @@ store_rc store_taken_list(store *s, const char *id,
                           int (*fn)(void *ctx, const store_taken *t),
                           void *ctx, store_error *err)
 {
-	sqlite3_stmt *st = sql_get(s, SQL_TAKEBACK_LIST);
+	db_stmt *st = sql_get(s, SQL_TAKEBACK_LIST);
 	store_taken t;
 	int rc;
 
-	sql_bind_text(st, 1, id, -1);
-	sqlite3_bind_int(st, 2, STORE_TAKEN_MAX);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	db_bind_text(st, 1, id, -1);
+	db_bind_int(st, 2, STORE_TAKEN_MAX);
+	while ((rc = db_step(st)) == DB_ROW) {
 		memset(&t, 0, sizeof t);
-		t.seq = sqlite3_column_int(st, 0);
-		t.seat = sqlite3_column_int(st, 1);
-		t.created = sqlite3_column_int64(st, 3);
-		t.taken = sqlite3_column_int64(st, 4);
+		t.seq = db_column_int(st, 0);
+		t.seat = db_column_int(st, 1);
+		t.created = db_column_int64(st, 3);
+		t.taken = db_column_int64(st, 4);
 		if (sql_column_text(st, 2, t.line, sizeof t.line))
 			continue;
 		if (fn(ctx, &t)) {
-			rc = SQLITE_DONE;
+			rc = DB_DONE;
 			break;
 		}
 	}
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? STORE_OK
-	       : store_sqlite_fail(s, rc, "reading the moves taken back", err);
+	db_reset(st);
+	return rc == DB_DONE ? STORE_OK
+	       : store_db_fail(s, rc, "reading the moves taken back", err);
 }

@@ -696,8 +696,8 @@ END_TEST
 START_TEST(test_store_every_statement_prepares)
 {
 	store *s = open_ok();
-	ck_assert_msg(sql_prepare_all(s) == SQLITE_OK, "%s",
-	              sqlite3_errmsg(s->db));
+	ck_assert_msg(sql_prepare_all(s) == DB_OK, "%s",
+	              db_errmsg(s->db));
 	for (int i = 0; i < SQL__MAX; i++)
 		ck_assert_ptr_nonnull(s->stmt[i]);
 	store_close(s);
