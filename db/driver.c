@@ -18,7 +18,6 @@ db_code db_open(const char *target, db_conn **out, char *why, size_t cap)
 	*out = NULL;
 	if (!db_target_is_postgres(target))
 		return db_sqlite_open(target, out, why, cap);
-	snprintf(why, cap, "%s: this build has no PostgreSQL engine yet",
-	         target);
-	return DB_ERROR;
+	*out = db_pg_open(target, why, cap);
+	return *out ? DB_OK : DB_GONE;
 }

@@ -16,8 +16,8 @@ TEST_CFLAGS = $(CHECK_CFLAGS) $(SODIUM_CFLAGS) $(SQLITE_CFLAGS) \
 LDADD = tests/libcheckhelp.a mail/libinbound.a words/libwords.a \
 	work/libwork.a bots/libbots.a mail/libmail.a cgi/libweb.a \
 	conf/libconf.a words/libwords.a links/liblinks.a db/libstore.a \
-	rules/librules.a $(GMIME_LIBS) $(SQLITE_LIBS) $(SODIUM_LIBS) \
-	$(CHECK_LIBS) $(PTHREAD_LIBS) $(LIBM)
+	rules/librules.a $(GMIME_LIBS) $(SQLITE_LIBS) \
+	$(SODIUM_LIBS) $(CHECK_LIBS) $(PTHREAD_LIBS) $(LIBM)
 
 # libxml2 is for the one test that reads the review's chart as XML; the
 # others must not load it (check_inbound: the inbound path loads it only
@@ -112,7 +112,8 @@ SHELL_TESTS = \
 	tests/mta.sh \
 	tests/answers.sh \
 	tests/inboundbomb.sh \
-	tests/slowconn.sh
+	tests/slowconn.sh \
+	tests/driver_pg.sh
 
 TESTS = $(LONG_TESTS) $(UNIT_TESTS) $(SHELL_TESTS)
 dist_check_SCRIPTS = $(LONG_TESTS) $(SHELL_TESTS)
@@ -122,6 +123,10 @@ check_PROGRAMS = $(UNIT_TESTS)
 # (maildrive), replies under SIGKILL and MTA retries (replydrive), slow
 # connections as slowhttptest makes them (slowclient).
 check_PROGRAMS += tests/maildrive tests/replydrive tests/slowclient
+# The PostgreSQL driver's suite needs a server: tests/driver_pg.sh starts
+# one (tests/pg-cluster.sh) and runs it with BT_PG_URL; not a UNIT_TEST,
+# which would run it without.
+check_PROGRAMS += tests/check_driver_pg
 # The peak memory of another program (inboundbomb.sh): no sanitizers of
 # its own in the figures.
 check_PROGRAMS += tests/rusage
@@ -131,7 +136,7 @@ tests_rusage_LDADD =
 
 EXTRA_DIST += tests/data tests/browser tests/fuzz tests/testlib.sh \
 	tests/browserlib.sh tests/weblib.sh tests/forms.awk \
-	tests/atomcheck.py tests/fake-sendmail
+	tests/atomcheck.py tests/fake-sendmail tests/pg-cluster.sh
 # Not a make check test: scripts/test runs it once, as a stage of its own
 # (it builds the package itself, whatever this build's flags).
 EXTRA_DIST += tests/deb.sh
