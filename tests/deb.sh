@@ -360,6 +360,23 @@ advance() {
 	esac
 }
 
+# stuck: what a game that stopped short shows (the seat to move, its
+# page's forms, the last answer, the worker's journal), so that a failure
+# says why.
+stuck() {
+	local s
+	s=$(turn_seat)
+	echo "  stopped at $(lines) lines, seat $s to move; last answer $code"
+	if [ "$s" = 1 ] || [ "$s" = 2 ]; then
+		page "$s"
+		echo "  seat $s's page: status $code, its forms:"
+		grep -o '<form[^>]*>' "$tmp/b" | sed 's/^/    /' | head -n 20
+		grep -o '<p class="[a-z ]*error[^<]*' "$tmp/b" | sed 's/^/    /' | head -n 5
+	fi
+	echo "  the worker's journal:"
+	in_root journalctl -q --no-pager -n 15 -u buffertime-worker | sed 's/^/    /'
+}
+
 # moves_by_bot: the bot's moves in the game so far.
 moves_by_bot() {
 	sql "SELECT count(*) FROM actions WHERE game = '$game' AND seat = 3"
@@ -370,8 +387,10 @@ for _ in $(seq 400); do
 	advance || break
 done
 before=$(lines)
-check "a game in progress: $before moves, the bot's among them" \
-	test "$(moves_by_bot)" -ge 2 -a "$(turn_seat)" != 0
+if [ "$(moves_by_bot)" -ge 2 ] && [ "$(turn_seat)" != 0 ]; then ok; else
+	not_ok "a game in progress: $before moves, the bot's among them"
+	stuck
+fi
 mails_before=$(find "$root/var/lib/buffertime/mail" -name '*.eml' 2>/dev/null | wc -l)
 check "the worker wrote the emails ($mails_before)" test "$mails_before" -ge 2
 version_before=$(sql 'PRAGMA user_version')
@@ -395,7 +414,10 @@ for _ in $(seq 600); do
 	[ "$(turn_seat)" = 0 ] && break
 	advance || break
 done
-check "the game played to its end on the new version" test "$(turn_seat)" = 0
+if [ "$(turn_seat)" = 0 ]; then ok; else
+	not_ok "the game played to its end on the new version"
+	stuck
+fi
 check "buffertime admin check passes" \
 	in_root runuser -u buffertime -- buffertime admin check
 mails_after=$(find "$root/var/lib/buffertime/mail" -name '*.eml' | wc -l)
