@@ -43,6 +43,7 @@ typedef struct pg_conn {
 	int lost_tx;                /* lost inside a transaction: until the
 	                             * store rolls back, every call fails */
 	int64_t changes;
+	int lock_timeout_ms;        /* a writer's wait for a lock */
 	db_code code;
 	char msg[PG_MSG_MAX];
 	/* statements finalized inside a failed transaction, which refuses
@@ -178,10 +179,16 @@ static db_code take_result(pg_conn *c, const PGresult *r, enum pg_tx_end ends)
 	            PQerrorMessage(c->pg));
 }
 
-/* What a new session needs, after a connect or a reset. */
+/* What a new session needs, after a connect or a reset: quiet notices,
+ * and how long a writer waits for another's lock before DB_BUSY (55P03),
+ * as SQLite's busy timeout. */
 static db_code session_setup(pg_conn *c)
 {
-	PGresult *r = PQexec(c->pg, "SET client_min_messages = warning");
+	char sql[96];
+
+	snprintf(sql, sizeof sql, "SET client_min_messages = warning; "
+	         "SET lock_timeout = %d", c->lock_timeout_ms);
+	PGresult *r = PQexec(c->pg, sql);
 	db_code rc = take_result(c, r, PG_TX_NONE);
 
 	PQclear(r);
@@ -686,6 +693,16 @@ static const char *pg_errmsg(db_conn *conn)
 	return c->msg[0] ? c->msg : "not an error";
 }
 
+static void pg_set_busy_timeout(db_conn *conn, int ms)
+{
+	pg_conn *c = (pg_conn *)conn;
+
+	/* 0 would mean "wait for ever" to PostgreSQL, "never" to SQLite */
+	c->lock_timeout_ms = ms > 0 ? ms : 1;
+	if (!c->gone && !c->lost_tx)
+		session_setup(c);
+}
+
 static void pg_close(db_conn *conn)
 {
 	pg_conn *c = (pg_conn *)conn;
@@ -717,6 +734,7 @@ static const struct db_ops pg_ops = {
 	.in_transaction = pg_in_transaction,
 	.errcode = pg_errcode,
 	.errmsg = pg_errmsg,
+	.set_busy_timeout = pg_set_busy_timeout,
 	.close = pg_close,
 };
 
@@ -753,6 +771,7 @@ db_conn *db_pg_open(const char *url, char *why, size_t cap)
 	c->head.engine = DB_POSTGRES;
 	c->tx = PQTRANS_IDLE;
 	c->generation = 1;   /* a statement's 0: prepared in none */
+	c->lock_timeout_ms = 5000;
 	c->pg = PQconnectdb(url);
 	server_words(c->pg, where, sizeof where);
 	if (!c->pg || PQstatus(c->pg) != CONNECTION_OK) {
