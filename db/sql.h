@@ -136,6 +136,10 @@ enum sql_stmt {
 	SQL__MAX
 };
 
+/* PostgreSQL's spelling of the statements whose text above is wrong
+ * there or means something else; NULL for the others (sql_pg.c). */
+extern const char *const sql_pg_text[];
+
 struct store {
 	sqlite3 *db;
 	sqlite3_stmt *stmt[SQL__MAX];
