@@ -135,6 +135,10 @@ enum sql_stmt {
 	SQL__MAX
 };
 
+/* PostgreSQL's spelling of the statements whose text above is wrong
+ * there or means something else; NULL for the others (sql_pg.c). */
+extern const char *const sql_pg_text[];
+
 struct store {
 	db_conn *db;
 	db_stmt *stmt[SQL__MAX];
