@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "conf.h"
 #include "reply.h"
@@ -31,6 +32,9 @@ static const struct {
 	{ "base_url", CONF_TEXT, offsetof(conf, base_url),
 	  sizeof(((conf *)0)->base_url), 0, 0 },
 	{ "db", CONF_TEXT, offsetof(conf, db), sizeof(((conf *)0)->db), 0, 0 },
+	/* the same setting, by the name a server's URL reads better in */
+	{ "database", CONF_TEXT, offsetof(conf, db), sizeof(((conf *)0)->db),
+	  0, 0 },
 	{ "key_file", CONF_TEXT, offsetof(conf, key_file),
 	  sizeof(((conf *)0)->key_file), 0, 0 },
 	{ "listen", CONF_TEXT, offsetof(conf, listen),
@@ -282,7 +286,9 @@ static int check_listen(const conf *c, char *why, size_t cap)
 	return -1;
 }
 
-/* Unless set, the key lives beside the database: DIR/server.key. */
+/* Unless set, the key lives beside the database file: DIR/server.key.
+ * A database server has no "beside", and every host needs the same key
+ * (a link signed by one is opened on another). */
 static int default_key_file(conf *c, char *why, size_t cap)
 {
 	const char *slash = strrchr(c->db, '/');
@@ -290,6 +296,12 @@ static int default_key_file(conf *c, char *why, size_t cap)
 
 	if (c->key_file[0] != '\0')
 		return 0;
+	if (!strncasecmp(c->db, "postgresql://", 13) ||
+	    !strncasecmp(c->db, "postgres://", 11)) {
+		snprintf(why, cap, "the database is a PostgreSQL server: set "
+		         "key_file, the same key on every host");
+		return -1;
+	}
 	if (slash)
 		n = snprintf(c->key_file, sizeof c->key_file, "%.*s/server.key",
 		             (int)(slash - c->db), c->db);

@@ -1,6 +1,8 @@
 /*
  * migrate.c - brings a database to the newest schema: each missing
- * migration in its own transaction, tracked by PRAGMA user_version.
+ * migration in its own transaction.  A file tracks its version in PRAGMA
+ * user_version; a PostgreSQL database in the table buffertime_schema.
+ * Both engines take the same numbered list (db/schema/, db/schema/pg/).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,23 +12,56 @@
 #include "driver_sqlite.h"
 #include "sql.h"
 
+/* Held by a PostgreSQL migration for its transaction, as the writers'
+ * lock (sql.c) is: two programs starting at once apply it once. */
+static const char pg_begin_locked[] =
+	"BEGIN; SELECT pg_advisory_xact_lock(1112821553)";
+
+static const char pg_version_table[] =
+	"CREATE TABLE IF NOT EXISTS buffertime_schema"
+	" (version integer NOT NULL)";
+
 int store_schema_latest(void)
 {
 	return store_migrations[store_migration_count - 1].version;
 }
 
-static int pragma_int(store *s, const char *sql);
+static int is_pg(store *s)
+{
+	return s->db->engine == DB_POSTGRES;
+}
+
+/* The first column of sql's first row as an integer, or -1. */
+static int query_int(store *s, const char *sql)
+{
+	db_stmt *st;
+	int v = -1;
+
+	if (!(st = db_prepare(s->db, sql)))
+		return -1;
+	if (db_step(st) == DB_ROW)
+		v = db_column_int(st, 0);
+	db_finalize(st);
+	return v;
+}
 
 int store_schema_version(store *s)
 {
-	return pragma_int(s, "PRAGMA user_version");
+	if (!is_pg(s))
+		return query_int(s, "PRAGMA user_version");
+	int has_table = query_int(s, "SELECT to_regclass('buffertime_schema')"
+	                          " IS NOT NULL");
+	if (has_table <= 0)
+		return has_table;
+	return query_int(s, "SELECT coalesce(max(version), 0)"
+	                 " FROM buffertime_schema");
 }
 
-/* The migration's lines joined, and its version pragma, as one script;
- * NULL if out of memory.  The caller frees it. */
-static char *migration_script(const store_migration *m)
+/* The migration's lines joined, and what records its version, as one
+ * script; NULL if out of memory.  The caller frees it. */
+static char *migration_script(const store_migration *m, int pg)
 {
-	size_t n = 64;
+	size_t n = 128;
 	for (const char *const *l = m->lines; *l; l++)
 		n += strlen(*l);
 	char *sql = malloc(n);
@@ -38,21 +73,36 @@ static char *migration_script(const store_migration *m)
 		memcpy(sql + at, *l, k);
 		at += k;
 	}
-	snprintf(sql + at, n - at, ";\nPRAGMA user_version = %d;\n",
-	         m->version);
+	if (pg)
+		snprintf(sql + at, n - at, ";\nDELETE FROM buffertime_schema;\n"
+		         "INSERT INTO buffertime_schema VALUES (%d);\n",
+		         m->version);
+	else
+		snprintf(sql + at, n - at, ";\nPRAGMA user_version = %d;\n",
+		         m->version);
 	return sql;
+}
+
+/* Begins the migration's transaction, under the lock that keeps two
+ * programs from migrating at once. */
+static db_code begin_locked(store *s)
+{
+	if (!is_pg(s))
+		return db_exec(s->db, "BEGIN IMMEDIATE");
+	db_code rc = db_exec(s->db, pg_begin_locked);
+	return rc == DB_OK ? db_exec(s->db, pg_version_table) : rc;
 }
 
 static store_rc apply(store *s, const store_migration *m, store_error *err)
 {
-	char *sql = migration_script(m);
+	char *sql = migration_script(m, is_pg(s));
 
 	if (!sql)
 		return store_fail(err, STORE_ERROR, "migration %s: out of "
 		                  "memory", m->name);
 	/* The migration and its version change commit together or not at
 	 * all: a crash midway leaves the database at the version before. */
-	db_code rc = db_exec(s->db, "BEGIN IMMEDIATE");
+	db_code rc = begin_locked(s);
 	int in_script = 0;
 	/* Another process may have applied it while we waited for the
 	 * lock: look again inside the transaction. */
@@ -75,37 +125,42 @@ static store_rc apply(store *s, const store_migration *m, store_error *err)
 	return out;
 }
 
-/* The first column of sql's first row as an integer, or -1. */
-static int pragma_int(store *s, const char *sql)
-{
-	db_stmt *st;
-	int v = -1;
-
-	if (!(st = db_prepare(s->db, sql)))
-		return -1;
-	if (db_step(st) == DB_ROW)
-		v = db_column_int(st, 0);
-	db_finalize(st);
-	return v;
-}
-
-/* A file is ours if 0001 marked it, or if it is still empty: another
- * program's database must not be migrated into a Buffer Time one. */
+/* A file is ours if 0001 marked it, a PostgreSQL schema if it has our
+ * version table, and either if it is still empty: another program's
+ * database must not be migrated into a Buffer Time one. */
 static store_rc check_owner(store *s, int version, store_error *err)
 {
-	int app = pragma_int(s, "PRAGMA application_id");
-	int tables = pragma_int(s, "SELECT count(*) FROM sqlite_schema");
+	int ours, tables;
 
-	if (version == 0 ? tables != 0 : app != STORE_APPLICATION_ID)
-		return store_fail(err, STORE_CORRUPT, "%s is not a Buffer "
-		                  "Time database (another program's?): left "
-		                  "as it is", sqlite3_db_filename(
-		                  db_sqlite_handle(s->db), "main"));
-	return STORE_OK;
+	if (is_pg(s)) {
+		ours = version > 0;
+		tables = query_int(s, "SELECT count(*) FROM pg_catalog.pg_tables"
+		                   " WHERE schemaname = current_schema()"
+		                   " AND tablename <> 'buffertime_schema'");
+	} else {
+		ours = query_int(s, "PRAGMA application_id") ==
+		       STORE_APPLICATION_ID;
+		tables = query_int(s, "SELECT count(*) FROM sqlite_schema");
+	}
+	if (version == 0 ? tables == 0 : ours)
+		return STORE_OK;
+	if (is_pg(s))
+		return store_fail(err, STORE_CORRUPT, "the PostgreSQL database "
+		                  "holds another program's tables: left as "
+		                  "it is (give Buffer Time a database or "
+		                  "schema of its own)");
+	return store_fail(err, STORE_CORRUPT, "%s is not a Buffer Time "
+	                  "database (another program's?): left as it is",
+	                  sqlite3_db_filename(db_sqlite_handle(s->db),
+	                                      "main"));
 }
 
 store_rc store_migrate(store *s, store_error *err)
 {
+	const store_migration *list = is_pg(s) ? store_pg_migrations
+	                                       : store_migrations;
+	int count = is_pg(s) ? store_pg_migration_count
+	                     : store_migration_count;
 	int version = store_schema_version(s);
 
 	if (version < 0)
@@ -119,10 +174,10 @@ store_rc store_migrate(store *s, store_error *err)
 		                  "schema version %d, newer than this "
 		                  "program's %d: upgrade the program", version,
 		                  store_schema_latest());
-	for (int i = 0; i < store_migration_count; i++) {
-		if (store_migrations[i].version <= version)
+	for (int i = 0; i < count; i++) {
+		if (list[i].version <= version)
 			continue;
-		rc = apply(s, &store_migrations[i], err);
+		rc = apply(s, &list[i], err);
 		if (rc != STORE_OK)
 			return rc;
 	}

@@ -426,6 +426,14 @@ const char *sql_text_of(enum sql_stmt which)
 	return sql_text[which];
 }
 
+/* The spelling for the connection's engine. */
+static const char *text_for(const store *s, enum sql_stmt which)
+{
+	if (s->db->engine == DB_POSTGRES && sql_pg_text[which])
+		return sql_pg_text[which];
+	return sql_text[which];
+}
+
 int sql_prepare_all(store *s)
 {
 	for (int i = 0; i < SQL__MAX; i++)
@@ -452,7 +460,7 @@ db_stmt *sql_get(store *s, enum sql_stmt which)
 	db_stmt *st = s->stmt[which];
 
 	if (!st) {
-		st = db_prepare(s->db, sql_text[which]);
+		st = db_prepare(s->db, text_for(s, which));
 		s->stmt[which] = st;
 		return st;
 	}
@@ -471,8 +479,33 @@ int sql_run(store *s, enum sql_stmt which)
 	return rc;
 }
 
+/*
+ * PostgreSQL's side of BEGIN IMMEDIATE: every writer takes one lock for
+ * its whole transaction, in one round trip with the BEGIN.  The store's
+ * transactions read, then write what they read (the next chat line, a
+ * limit's count, a claimed job) as SQLite's single writer lets them, so
+ * writers on every host take turns here as they do on a file; the
+ * transaction stays READ COMMITTED, so it reads what the writer before
+ * it committed.  A lock held longer than the busy timeout is DB_BUSY.
+ */
+static const char pg_begin_write[] =
+	"BEGIN; SELECT pg_advisory_xact_lock(1112821553)";
+
+static store_rc pg_begin(store *s, store_error *err)
+{
+	db_code rc = db_exec(s->db, pg_begin_write);
+
+	if (rc == DB_OK)
+		return STORE_OK;
+	store_rc out = store_db_fail(s, rc, "begin", err);
+	sql_rollback(s);
+	return out;
+}
+
 store_rc sql_begin(store *s, store_error *err)
 {
+	if (s->db->engine == DB_POSTGRES)
+		return pg_begin(s, err);
 	/* A file deleted or moved away under the open connection still
 	 * takes writes, which are lost: refuse every change until the file
 	 * is back. */

@@ -39,6 +39,9 @@ static store_rc configure(store *s, store_error *err)
 	db_set_busy_timeout(s->db, STORE_BUSY_TIMEOUT_MS);
 	if ((rc = store_migrate(s, err)))
 		return rc;
+	/* PostgreSQL has address_key() in the database (its schema) */
+	if (s->db->engine != DB_SQLITE)
+		return STORE_OK;
 	db_code code = sql_register_functions(s->db);
 	if (code != DB_OK)
 		return store_db_fail(s, code, "registering functions", err);
@@ -77,6 +80,11 @@ store_rc store_open(const char *path, store **out, store_error *err)
 	return STORE_OK;
 }
 
+int store_is_server(const char *path)
+{
+	return path && db_target_is_postgres(path);
+}
+
 void store_close(store *s)
 {
 	if (!s)
@@ -109,9 +117,14 @@ int64_t store_now(void)
 
 store_rc store_set_sync(store *s, store_sync sync, store_error *err)
 {
+	/* NORMAL: a power cut may lose the last commits, never half of
+	 * one (PostgreSQL's synchronous_commit = off is the same bargain) */
+	int pg = s->db->engine == DB_POSTGRES;
 	int rc = db_exec(s->db, sync == STORE_SYNC_NORMAL
-	                 ? "PRAGMA synchronous = NORMAL"
-	                 : "PRAGMA synchronous = FULL");
+	                 ? (pg ? "SET synchronous_commit = off"
+	                       : "PRAGMA synchronous = NORMAL")
+	                 : (pg ? "SET synchronous_commit = on"
+	                       : "PRAGMA synchronous = FULL"));
 	return rc == DB_OK ? STORE_OK
 	                   : store_db_fail(s, rc, "setting synchronous", err);
 }

@@ -130,13 +130,19 @@ typedef struct store_game {
 } store_game;
 
 /*
- * Opens (creating if missing) the database at path, sets WAL, the busy
- * timeout, foreign keys and synchronous=FULL, and applies the missing
- * migrations, each in its own transaction.  A database from a newer
- * program is refused (STORE_TOO_NEW); a file that is not a database
- * gives STORE_CORRUPT.  On success *out owns the connection.
+ * Opens the database at path: a file (created if missing; WAL, the busy
+ * timeout, foreign keys and synchronous=FULL), or a PostgreSQL server's
+ * (a postgresql:// URL), and applies the missing migrations, each in its
+ * own transaction.  A database from a newer program is refused
+ * (STORE_TOO_NEW); a file that is not a database gives STORE_CORRUPT.
+ * On success *out owns the connection.
  */
 store_rc store_open(const char *path, store **out, store_error *err);
+
+/* 1 if path names a database server (postgresql://...), which programs
+ * on several hosts may share: they then take no lock files beside it;
+ * 0 for a file. */
+int store_is_server(const char *path);
 
 /* Closes s (NULL is fine). */
 void store_close(store *s);

@@ -193,10 +193,15 @@ static store_rc send_one(mailer *m, const store_outmail *o, int64_t now,
 int mailer_open(mailer *m, char *why, size_t cap)
 {
 	char path[LOCK_PATH_BYTES];
-	int n = m->db != NULL ? snprintf(path, sizeof path, "%s-mailer.lock",
-	                                 m->db) : -1;
 
 	m->lock_fd = -1;
+	/* On a server, mailers on several hosts run at once: each email's
+	 * claim (its attempt counted, its retry set, under the writers'
+	 * lock) keeps the others from sending it. */
+	if (store_is_server(m->db))
+		return 0;
+	int n = m->db != NULL ? snprintf(path, sizeof path, "%s-mailer.lock",
+	                                 m->db) : -1;
 	if (n < 0 || (size_t)n >= sizeof path) {
 		snprintf(why, cap, "no database path, or one too long");
 		return -1;

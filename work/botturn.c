@@ -69,6 +69,11 @@ static int hold_lock(botturn *t, store_error *err)
 
 	if (t->lock_fd >= 0)
 		return 1;
+	/* On a server, workers on several hosts run at once: a claimed job
+	 * is leased (due again later), so one whose worker died is taken
+	 * again when its lease ends, and no other takes it before. */
+	if (store_is_server(t->db))
+		return 1;
 	n = snprintf(path, sizeof path, "%s-worker.lock", t->db);
 	if (n < 0 || (size_t)n >= sizeof path) {
 		fail(err, STORE_ERROR, "the database path is too long");
