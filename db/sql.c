@@ -414,6 +414,10 @@ store_rc store_db_fail(store *s, int code, const char *what,
 	default:
 		rc = STORE_ERROR;
 	}
+	if (code == DB_GONE)   /* a server restarting: a retry may pass */
+		return store_fail(err, STORE_BUSY, "%s: the database server "
+		                  "cannot be reached (%s); try again", what,
+		                  s && s->db ? db_errmsg(s->db) : "no database");
 	if (rc == STORE_BUSY)
 		return store_fail(err, rc, "%s: the database is locked by "
 		                  "another writer; try again", what);
