@@ -265,6 +265,15 @@ static const opt link_opts[] = {
 	{ "--key-file", 1, set_key_file }, { "--base-url", 1, set_base_url },
 	{ NULL, 0, NULL }
 };
+static const char *set_to(job *j, const char *val)
+{
+	j->to = val;
+	return val[0] ? NULL : "a database file or URL";
+}
+
+static const opt copy_opts[] = {
+	{ "--to", 1, set_to }, { NULL, 0, NULL }
+};
 static const opt no_opts[] = { { NULL, 0, NULL } };
 
 /* ---- checks after parsing ---------------------------------------------- */
@@ -341,6 +350,11 @@ static int check_backup(job *j)
 {
 	j->path = j->pos[0];
 	return 0;
+}
+
+static int check_copy(job *j)
+{
+	return j->to ? 0 : usage_error(j->cmd, "--to is required", "");
 }
 
 /*
@@ -547,6 +561,8 @@ static const command commands[] = {
 	{ "backup", "backup FILE", no_opts, { "FILE", NULL }, check_backup,
 	  run_backup },
 	{ "check", "check", no_opts, { NULL, NULL }, NULL, run_check },
+	{ "copy", "copy --to FILE|postgresql://...", copy_opts,
+	  { NULL, NULL }, check_copy, run_copy },
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

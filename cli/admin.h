@@ -33,6 +33,7 @@ typedef struct job {
 	const char *path;               /* backup FILE */
 	const char *key_file;           /* link --key-file */
 	const char *base_url;           /* link --base-url */
+	const char *to;                 /* copy --to */
 	bt_replay *replay;              /* import: the record, replayed */
 } job;
 
@@ -59,11 +60,12 @@ int admin_store_fail(const store_error *e);
 /* Flushes standard output.  Returns 0, or 1 after saying why not. */
 int admin_flush_out(void);
 
-/* admin_report.c: list, show, export, backup, check. */
+/* admin_report.c: list, show, export, backup, check, copy. */
 int run_list(store *s, job *j);
 int run_show(store *s, job *j);
 int run_export(store *s, job *j);
 int run_backup(store *s, job *j);
 int run_check(store *s, job *j);
+int run_copy(store *s, job *j);
 
 #endif

@@ -129,6 +129,34 @@ static void report_problem(void *ctx, const char *line)
 	printf("%s\n", line);
 }
 
+static void print_rows(void *ctx, const char *table, long long rows)
+{
+	printf("%-7s %-13s %lld rows\n", (const char *)ctx, table, rows);
+}
+
+/* Copies the database into the empty one at --to, then checks the copy:
+ * as many rows in every table, and every game replays to its snapshot. */
+int run_copy(store *s, job *j)
+{
+	store *to = NULL;
+	store_error e;
+
+	if (store_open(j->to, &to, &e) != STORE_OK)
+		return admin_store_fail(&e);
+	store_rc rc = store_copy(s, to, print_rows, "copied", &e);
+	if (rc == STORE_OK)
+		rc = store_copy_compare(s, to, print_rows, "same", &e);
+	if (rc == STORE_OK)
+		rc = store_check(to, report_problem, NULL, &e);
+	store_close(to);
+	if (admin_flush_out() != 0)
+		return 1;
+	if (rc != STORE_OK)
+		return admin_store_fail(&e);
+	puts("ok: the copy is checked");
+	return admin_flush_out();
+}
+
 int run_check(store *s, job *j)
 {
 	store_error e;

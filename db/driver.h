@@ -38,6 +38,11 @@ typedef enum db_code {
 
 typedef enum db_engine { DB_SQLITE, DB_POSTGRES } db_engine;
 
+/* What a column of the current row holds (db_column_type). */
+typedef enum db_type {
+	DB_TYPE_NULL, DB_TYPE_INT, DB_TYPE_FLOAT, DB_TYPE_TEXT, DB_TYPE_BLOB
+} db_type;
+
 /* What each engine provides.  Statement calls get a non-NULL statement
  * (the inline wrappers below check); columns count from 0 and
  * parameters from 1, as in SQLite. */
@@ -64,6 +69,9 @@ struct db_ops {
 	const char *(*column_text)(db_stmt *st, int col);
 	const void *(*column_blob)(db_stmt *st, int col);
 	int (*column_bytes)(db_stmt *st, int col);
+	/* the column's name, and what it holds in the current row */
+	const char *(*column_name)(db_stmt *st, int col);
+	db_type (*column_type)(db_stmt *st, int col);
 	/* rows the last INSERT, UPDATE or DELETE changed */
 	int64_t (*changes)(db_conn *c);
 	/* runs statements separated by ';' without values (migrations) */
@@ -207,6 +215,16 @@ static inline const void *db_column_blob(db_stmt *st, int col)
 static inline int db_column_bytes(db_stmt *st, int col)
 {
 	return st ? st->ops->column_bytes(st, col) : 0;
+}
+
+static inline const char *db_column_name(db_stmt *st, int col)
+{
+	return st ? st->ops->column_name(st, col) : NULL;
+}
+
+static inline db_type db_column_type(db_stmt *st, int col)
+{
+	return st ? st->ops->column_type(st, col) : DB_TYPE_NULL;
 }
 
 static inline int64_t db_changes(db_conn *c)

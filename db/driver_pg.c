@@ -13,7 +13,6 @@
  * a transaction the loss is reported until the store rolls back: the rest
  * of a transaction must never run on its own, outside it.
  */
-#include <ctype.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -76,30 +75,12 @@ static const struct db_ops pg_ops;
 
 /* ---- words ------------------------------------------------------------- */
 
-/* libpq's messages run over several lines (a hint, a tab): one line. */
-static void one_line(const char *src, char *dst, size_t cap)
-{
-	size_t o = 0;
-
-	if (!cap)
-		return;
-	for (; src && *src && o + 1 < cap; src++) {
-		char ch = isspace((unsigned char)*src) ? ' ' : *src;
-		if (ch == ' ' && (o == 0 || dst[o - 1] == ' '))
-			continue;
-		dst[o++] = ch;
-	}
-	while (o > 0 && dst[o - 1] == ' ')
-		o--;
-	dst[o] = '\0';
-}
-
 static db_code fail(pg_conn *c, db_code code, const char *what,
                     const char *detail)
 {
 	char line[PG_MSG_MAX / 2];   /* what comes first keeps its room */
 
-	one_line(detail, line, sizeof line);
+	pg_sql_one_line(detail, line, sizeof line);
 	c->code = code;
 	snprintf(c->msg, sizeof c->msg, "%s%s%s", what, *line ? ": " : "",
 	         line);
@@ -646,6 +627,34 @@ static int pg_column_bytes(db_stmt *s, int col)
 	return len > INT_MAX ? INT_MAX : (int)len;
 }
 
+static const char *pg_column_name(db_stmt *s, int col)
+{
+	pg_stmt *st = (pg_stmt *)s;
+
+	return st->res && col >= 0 && col < PQnfields(st->res)
+	       ? PQfname(st->res, col) : NULL;
+}
+
+/* By the column's type (pg_type.dat): what its values are, as SQLite
+ * would say of each value. */
+static db_type pg_column_type(db_stmt *s, int col)
+{
+	pg_stmt *st = (pg_stmt *)s;
+
+	if (pg_column_is_null(s, col))
+		return DB_TYPE_NULL;
+	switch (PQftype(st->res, col)) {
+	case PG_BOOL_OID: case 20: case 21: case 23:   /* int8, 2, 4 */
+		return DB_TYPE_INT;
+	case 700: case 701: case 1700:   /* float4, float8, numeric */
+		return DB_TYPE_FLOAT;
+	case PG_BYTEA_OID:
+		return DB_TYPE_BLOB;
+	default:
+		return DB_TYPE_TEXT;
+	}
+}
+
 /* ---- the connection ----------------------------------------------------- */
 
 static int64_t pg_changes(db_conn *conn)
@@ -729,6 +738,8 @@ static const struct db_ops pg_ops = {
 	.column_text = pg_column_text,
 	.column_blob = pg_column_blob,
 	.column_bytes = pg_column_bytes,
+	.column_name = pg_column_name,
+	.column_type = pg_column_type,
 	.changes = pg_changes,
 	.exec = pg_exec,
 	.in_transaction = pg_in_transaction,
@@ -775,7 +786,7 @@ db_conn *db_pg_open(const char *url, char *why, size_t cap)
 	c->pg = PQconnectdb(url);
 	server_words(c->pg, where, sizeof where);
 	if (!c->pg || PQstatus(c->pg) != CONNECTION_OK) {
-		one_line(c->pg ? PQerrorMessage(c->pg) : "out of memory", line,
+		pg_sql_one_line(c->pg ? PQerrorMessage(c->pg) : "out of memory", line,
 		         sizeof line);
 		snprintf(why, cap, "cannot connect to %s: %s", where, line);
 		pg_close(&c->head);

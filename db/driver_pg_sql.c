@@ -135,3 +135,21 @@ int pg_sql_translate(const char *sql, char *out, int *nparams, char *why,
 	out[o] = '\0';
 	return 0;
 }
+
+/* libpq's messages run over several lines (a hint, a tab): one line. */
+void pg_sql_one_line(const char *src, char *dst, size_t cap)
+{
+	size_t o = 0;
+
+	if (!cap)
+		return;
+	for (; src && *src && o + 1 < cap; src++) {
+		char ch = isspace((unsigned char)*src) ? ' ' : *src;
+		if (ch == ' ' && (o == 0 || dst[o - 1] == ' '))
+			continue;
+		dst[o++] = ch;
+	}
+	while (o > 0 && dst[o - 1] == ' ')
+		o--;
+	dst[o] = '\0';
+}

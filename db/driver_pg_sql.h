@@ -30,4 +30,8 @@ int pg_sql_translate(const char *sql, char *out, int *nparams, char *why,
 /* A SQLSTATE (NULL: none) as the code the store acts on. */
 db_code pg_sql_code(const char *state);
 
+/* libpq's messages run over several lines (a hint, a tab): one line of
+ * at most cap bytes. */
+void pg_sql_one_line(const char *src, char *dst, size_t cap);
+
 #endif

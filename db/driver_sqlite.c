@@ -164,6 +164,27 @@ static int lite_column_bytes(db_stmt *st, int col)
 	return sqlite3_column_bytes(raw(st), col);
 }
 
+static const char *lite_column_name(db_stmt *st, int col)
+{
+	return sqlite3_column_name(raw(st), col);
+}
+
+static db_type lite_column_type(db_stmt *st, int col)
+{
+	switch (sqlite3_column_type(raw(st), col)) {
+	case SQLITE_INTEGER:
+		return DB_TYPE_INT;
+	case SQLITE_FLOAT:
+		return DB_TYPE_FLOAT;
+	case SQLITE_TEXT:
+		return DB_TYPE_TEXT;
+	case SQLITE_BLOB:
+		return DB_TYPE_BLOB;
+	default:
+		return DB_TYPE_NULL;
+	}
+}
+
 static int64_t lite_changes(db_conn *c)
 {
 	return sqlite3_changes64(conn_db(c));
@@ -218,6 +239,8 @@ static const struct db_ops lite_ops = {
 	.column_text = lite_column_text,
 	.column_blob = lite_column_blob,
 	.column_bytes = lite_column_bytes,
+	.column_name = lite_column_name,
+	.column_type = lite_column_type,
 	.changes = lite_changes,
 	.exec = lite_exec,
 	.in_transaction = lite_in_transaction,

@@ -18,7 +18,7 @@
 #define PQ_FUNCTIONS(X) \
 	X(PQclear) X(PQcmdStatus) X(PQcmdTuples) X(PQconnectdb) \
 	X(PQdescribePrepared) X(PQerrorMessage) X(PQexec) \
-	X(PQexecPrepared) X(PQfinish) X(PQfreemem) X(PQftype) \
+	X(PQexecPrepared) X(PQfinish) X(PQfname) X(PQfreemem) X(PQftype) \
 	X(PQgetisnull) X(PQgetlength) X(PQgetvalue) X(PQhost) \
 	X(PQnfields) X(PQntuples) X(PQport) X(PQprepare) X(PQresStatus) \
 	X(PQreset) X(PQresultErrorField) X(PQresultStatus) X(PQstatus) \
@@ -46,6 +46,7 @@ int pq_load(char *why, size_t cap);
 #define PQexec (pq_api.PQexec)
 #define PQexecPrepared (pq_api.PQexecPrepared)
 #define PQfinish (pq_api.PQfinish)
+#define PQfname (pq_api.PQfname)
 #define PQfreemem (pq_api.PQfreemem)
 #define PQftype (pq_api.PQftype)
 #define PQgetisnull (pq_api.PQgetisnull)

@@ -364,11 +364,32 @@ typedef struct store_summary {
 store_rc store_list(store *s, int (*fn)(void *ctx, const store_summary *g),
                     void *ctx, store_error *err);
 
-/* Online copy of the whole database into a new file at path. */
+/* Online copy of the whole database into a new file at path (a file's
+ * only: a PostgreSQL server is backed up by its own tools). */
 store_rc store_backup(store *s, const char *path, store_error *err);
 
+/* Told each table's name and its rows (store_copy_*). */
+typedef void (*store_copy_fn)(void *ctx, const char *table, long long rows);
+
 /*
- * Checks the file (PRAGMA integrity_check) and replays every game from
+ * Moves an instance: copies every row of every table of from (games,
+ * seats, their history and talk, the emails queued and sent, jobs,
+ * reviews, hints, take-backs, limits' counts, blocks, replies) into to,
+ * of either engine, which must be empty (STORE_INVALID otherwise).  One
+ * snapshot of from, one transaction of to: a failed copy leaves to
+ * empty.  fn (may be NULL) is told each table's rows (store_copy.c).
+ */
+store_rc store_copy(store *from, store *to, store_copy_fn fn, void *ctx,
+                    store_error *err);
+
+/* STORE_OK if every table has the same rows in to as in from, values
+ * and all (its rows told to fn, may be NULL), else STORE_CORRUPT. */
+store_rc store_copy_compare(store *from, store *to, store_copy_fn fn,
+                            void *ctx, store_error *err);
+
+/*
+ * Checks the file (PRAGMA integrity_check; a PostgreSQL server checks
+ * its own) and replays every game from
  * its seed, comparing with its snapshot; report (may be NULL) is called
  * once per problem.  STORE_OK if all is sound, else STORE_CORRUPT.
  */
