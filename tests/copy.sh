@@ -2,7 +2,8 @@
 # copy.sh - moving an instance: `buffertime admin copy --to` from a
 # SQLite file to a PostgreSQL server (a throwaway one, tests/pg-cluster.sh)
 # and back to a new file.  The games are made and played by the tool and
-# the worker (bots to the end, a practice table with hints, a game
+# the worker (bots to the end, a practice table whose bot moves first,
+# so that its person has hints and an email, a game
 # waiting for a person, emails, reviews, a blocked address); after each
 # copy every game's record (`admin export --force`) must be the same
 # bytes on both sides, and the copy's own check must pass.  A copy into
@@ -68,7 +69,7 @@ mkdir "$tmp/mail"
 # ---- a small instance on a file --------------------------------------------
 check "a game of bots" adm "$file" create --players 3 --name Ann --bot 1 \
 	--name Bo --bot 2 --name Cy --bot 3
-check "a practice table" adm "$file" create --players 2 --practice \
+check "a practice table, the bot first" adm "$file" create --players 2 --first 2 --practice \
 	--name Di --email di@example.org --name Ed --bot 2
 check "a game waiting for a person" adm "$file" create --players 2 \
 	--name "Fay \"F\" O'Neil" --email fay@example.org --name Gus \
