@@ -3,8 +3,8 @@
 # SQLite file to a PostgreSQL server (a throwaway one, tests/pg-cluster.sh)
 # and back to a new file.  The games are made and played by the tool and
 # the worker (bots to the end, a practice table whose bot moves first,
-# so that its person has hints and an email, a game
-# waiting for a person, emails, reviews, a blocked address); after each
+# so that its person has hints and an email, a game waiting for a
+# person, emails, reviews, a blocked address); after each
 # copy every game's record (`admin export --force`) must be the same
 # bytes on both sides, and the copy's own check must pass.  A copy into
 # a database that holds games, or from a table it does not know, is
@@ -109,6 +109,13 @@ else
 	check "a copy into a file with games says why" grep -q 'not empty' "$tmp/err"
 fi
 check "the refused copy left the file as it was" test "$(sha256sum <"$file")" = "$before"
+odd=$tmp/odd.db
+adm "$odd" list && sqlite3 -batch "$odd" "CREATE TABLE notes (x TEXT)"
+if adm "$odd" copy --to "$tmp/odd-copy.db"; then
+	not_ok "a copy of a table it does not know was accepted"
+else
+	check "a copy of an unknown table says so" grep -q 'does not know (notes)' "$tmp/err"
+fi
 
 # ---- and back to a new file ------------------------------------------------------
 if adm "$pg" copy --to "$back"; then ok; else
