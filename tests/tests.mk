@@ -113,7 +113,8 @@ SHELL_TESTS = \
 	tests/answers.sh \
 	tests/inboundbomb.sh \
 	tests/slowconn.sh \
-	tests/driver_pg.sh
+	tests/driver_pg.sh \
+	tests/store_pg.sh
 
 TESTS = $(LONG_TESTS) $(UNIT_TESTS) $(SHELL_TESTS)
 dist_check_SCRIPTS = $(LONG_TESTS) $(SHELL_TESTS)
