@@ -5,6 +5,7 @@
  * BT_TEST_ENGINE=postgres, a schema of its own in the PostgreSQL
  * database at BT_PG_URL (tests/store_pg.sh starts a server for it).
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +16,9 @@
 #include "driver.h"
 #include "fixture.h"
 
-/* Beside the database in the scratch folder: the PostgreSQL schema the
- * test was given, for fixture_remove to drop. */
-static const char schema_file[] = "pg-schema";
+/* In the scratch folder, NAME.pg-schema names the PostgreSQL schema
+ * that stands for the database NAME, for fixture_remove to drop. */
+static const char schema_note[] = ".pg-schema";
 
 /* The folder sub beside (or above) this source file, when the
  * environment does not name it. */
@@ -84,9 +85,10 @@ static void pg_run(const char *target, const char *sql)
 	db_close(c);
 }
 
-/* A fresh schema t_<hex> at BT_PG_URL, noted in dir; its URL (the
- * server's, with the schema as search_path) into path. */
-static void pg_scratch(const char *dir, char path[FIXTURE_PATH_MAX])
+/* A fresh schema t_<hex> at BT_PG_URL, noted in dir as file's; its URL
+ * (the server's, with the schema as search_path) into path. */
+static void pg_scratch(const char *dir, const char *file,
+                       char path[FIXTURE_PATH_MAX])
 {
 	const char *url = pg_url();
 	unsigned char bytes[8];
@@ -97,7 +99,7 @@ static void pg_scratch(const char *dir, char path[FIXTURE_PATH_MAX])
 	sodium_bin2hex(hex, sizeof hex, bytes, sizeof bytes);
 	snprintf(sql, sizeof sql, "CREATE SCHEMA t_%s", hex);
 	pg_run(url, sql);
-	snprintf(name, sizeof name, "%s/%s", dir, schema_file);
+	snprintf(name, sizeof name, "%s/%s%s", dir, file, schema_note);
 	FILE *f = fopen(name, "w");
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_ge(fprintf(f, "t_%s\n", hex), 0);
@@ -109,6 +111,17 @@ static void pg_scratch(const char *dir, char path[FIXTURE_PATH_MAX])
 	ck_assert_int_lt(n, FIXTURE_PATH_MAX);
 }
 
+void fixture_database(const char *dir, const char *file,
+                      char path[FIXTURE_PATH_MAX])
+{
+	if (!fixture_engine_is_sqlite()) {
+		pg_scratch(dir, file, path);
+		return;
+	}
+	int n = snprintf(path, FIXTURE_PATH_MAX, "%s/%s", dir, file);
+	ck_assert_msg(n > 0 && n < FIXTURE_PATH_MAX, "path too long");
+}
+
 void fixture_scratch(const char *name, char dir[FIXTURE_PATH_MAX],
                      char path[FIXTURE_PATH_MAX])
 {
@@ -117,35 +130,62 @@ void fixture_scratch(const char *name, char dir[FIXTURE_PATH_MAX],
 	snprintf(dir, FIXTURE_PATH_MAX, "%s/bt-%s.XXXXXX", tmp ? tmp : "/tmp",
 	         name);
 	ck_assert_ptr_nonnull(mkdtemp(dir));
-	if (fixture_engine_is_sqlite())
-		snprintf(path, FIXTURE_PATH_MAX, "%s/games.db", dir);
-	else
-		pg_scratch(dir, path);
+	fixture_database(dir, "games.db", path);
 }
 
-/* Drops the schema dir notes, if it notes one. */
-static void pg_remove(const char *dir)
+/* Drops the schema the note file names: 0, or -1 with why. */
+static int drop_noted(const char *note, char *why, size_t cap)
 {
-	char name[FIXTURE_PATH_MAX], schema[64], sql[96];
+	char schema[64], sql[96];
+	const char *url = getenv("BT_PG_URL");
+	FILE *f = fopen(note, "r");
+	int got = f ? fscanf(f, "%63s", schema) : 0;
+	db_conn *c;
 
-	snprintf(name, sizeof name, "%s/%s", dir, schema_file);
-	FILE *f = fopen(name, "r");
-	if (!f)
-		return;
-	int got = fscanf(f, "%63s", schema);
-	fclose(f);
-	ck_assert_int_eq(got, 1);
+	if (f)
+		fclose(f);
+	if (got != 1 || !url) {
+		snprintf(why, cap, "%s: no schema, or no BT_PG_URL", note);
+		return -1;
+	}
+	if (db_open(url, &c, why, cap) != DB_OK)
+		return -1;
 	snprintf(sql, sizeof sql, "DROP SCHEMA %s CASCADE", schema);
-	pg_run(pg_url(), sql);
+	db_code rc = db_exec(c, sql);
+	if (rc != DB_OK)
+		snprintf(why, cap, "%s: %s", sql, db_errmsg(c));
+	db_close(c);
+	return rc == DB_OK ? 0 : -1;
+}
+
+int fixture_drop_databases(const char *dir, char *why, size_t cap)
+{
+	char note[FIXTURE_PATH_MAX];
+	size_t k = strlen(schema_note);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int rc = 0;
+
+	if (!d)
+		return 0;
+	while (rc == 0 && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		if (n <= k || strcmp(e->d_name + n - k, schema_note))
+			continue;
+		snprintf(note, sizeof note, "%s/%s", dir, e->d_name);
+		rc = drop_noted(note, why, cap);
+	}
+	closedir(d);
+	return rc;
 }
 
 void fixture_remove(const char *dir)
 {
-	char cmd[FIXTURE_PATH_MAX + 16];
+	char cmd[FIXTURE_PATH_MAX + 16], why[256];
 
 	ck_assert_ptr_null(strchr(dir, '\''));
-	if (!fixture_engine_is_sqlite())
-		pg_remove(dir);
+	ck_assert_msg(fixture_drop_databases(dir, why, sizeof why) == 0, "%s",
+	              why);
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	ck_assert_int_eq(system(cmd), 0);
 }

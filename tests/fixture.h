@@ -35,9 +35,19 @@ int fixture_engine_is_sqlite(void);
 void fixture_scratch(const char *name, char dir[FIXTURE_PATH_MAX],
                      char path[FIXTURE_PATH_MAX]);
 
-/* Removes the scratch folder dir and all it holds, and the PostgreSQL
- * schema it notes. */
+/* The path of a further database name in the scratch folder dir: the
+ * file dir/name, or on PostgreSQL the URL of a new schema (noted in dir
+ * as name's). */
+void fixture_database(const char *dir, const char *name,
+                      char path[FIXTURE_PATH_MAX]);
+
+/* Removes the scratch folder dir and all it holds, and drops the
+ * PostgreSQL schemas it notes. */
 void fixture_remove(const char *dir);
+
+/* Drops the PostgreSQL schemas dir notes, without Check (an unchecked
+ * fixture's teardown may call it): 0, or -1 with why (cap bytes). */
+int fixture_drop_databases(const char *dir, char *why, size_t cap);
 
 /* Opens the store at path (the test fails if it cannot). */
 store *fixture_open(const char *path);
