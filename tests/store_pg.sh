@@ -8,8 +8,8 @@
 # (scripts/install-deps installs it), never a skip.
 #
 # Environment (set by "make check"): BUFFERTIME, whose folder holds the
-# built tests/check_*.  Prints each suite's result; exits 1 if any
-# failed.
+# built tests/check_*; BT_PG_JOBS, how many suites run at once (2).
+# Prints each suite's result; exits 1 if any failed.
 set -u
 
 : "${BUFFERTIME:?set BUFFERTIME to the buffertime tool}"
@@ -17,11 +17,12 @@ tests=$(dirname "$BUFFERTIME")/tests
 # shellcheck source=tests/pg-cluster.sh
 . "$(dirname "$0")/pg-cluster.sh"
 
-suites="check_store check_store_life check_store_stress check_limits
-	check_jobs check_worker check_review_job check_hints check_bot_talk
-	check_crew check_block check_takeback check_store_end check_web
-	check_compose check_talk_bound check_compose_menu
-	check_compose_table check_inbound_act check_mail_budget"
+# every suite that opens a store (tests/fixture.c), the longest first
+suites="check_store check_compose check_store_stress check_inbound_act
+	check_store_life check_crew check_talk_bound check_review_job
+	check_bot_talk check_compose_table check_compose_menu check_jobs
+	check_mail_budget check_limits check_hints check_takeback check_block
+	check_web check_store_end check_worker"
 
 for s in $suites; do
 	if [ ! -x "$tests/$s" ]; then
@@ -42,13 +43,30 @@ fi
 BT_TEST_ENGINE=postgres
 export BT_TEST_ENGINE
 
+# Two suites at a time: each waits on the server about as much as it
+# computes, so two keep a 2-core machine busy.  Each suite's log and
+# result are kept, and reported in the list's order.
+njobs=${BT_PG_JOBS:-2}
+run_suite() {
+	local s=$1 start=$SECONDS rc=0
+	"$tests/$s" >"$base/$s.log" 2>&1 || rc=$?
+	echo "$rc $((SECONDS - start))" >"$base/$s.rc"
+}
+for s in $suites; do
+	while [ "$(jobs -pr | wc -l)" -ge "$njobs" ]; do
+		wait -n
+	done
+	run_suite "$s" &
+done
+wait
+
 failed=
 for s in $suites; do
-	start=$SECONDS
-	if "$tests/$s" >"$base/$s.log" 2>&1; then
-		echo "PASS: $s ($((SECONDS - start)) s)"
+	read -r rc took <"$base/$s.rc" || rc=missing
+	if [ "$rc" = 0 ]; then
+		echo "PASS: $s ($took s)"
 	else
-		echo "FAIL: $s ($((SECONDS - start)) s):"
+		echo "FAIL: $s (status $rc, $took s):"
 		grep -v '^Running suite' "$base/$s.log" | tail -n 40
 		failed="$failed $s"
 	fi
