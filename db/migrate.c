@@ -12,11 +12,6 @@
 #include "driver_sqlite.h"
 #include "sql.h"
 
-/* Held by a PostgreSQL migration for its transaction, as the writers'
- * lock (sql.c) is: two programs starting at once apply it once. */
-static const char pg_begin_locked[] =
-	"BEGIN; SELECT pg_advisory_xact_lock(1112821553)";
-
 static const char pg_version_table[] =
 	"CREATE TABLE IF NOT EXISTS buffertime_schema"
 	" (version integer NOT NULL)";
@@ -89,7 +84,9 @@ static db_code begin_locked(store *s)
 {
 	if (!is_pg(s))
 		return db_exec(s->db, "BEGIN IMMEDIATE");
-	db_code rc = db_exec(s->db, pg_begin_locked);
+	/* the writers' lock (sql.c): two programs starting at once apply
+	 * it once */
+	db_code rc = db_exec(s->db, sql_pg_begin_write);
 	return rc == DB_OK ? db_exec(s->db, pg_version_table) : rc;
 }
 

@@ -492,12 +492,12 @@ int sql_run(store *s, enum sql_stmt which)
  * transaction stays READ COMMITTED, so it reads what the writer before
  * it committed.  A lock held longer than the busy timeout is DB_BUSY.
  */
-static const char pg_begin_write[] =
+const char sql_pg_begin_write[] =
 	"BEGIN; SELECT pg_advisory_xact_lock(1112821553)";
 
 static store_rc pg_begin(store *s, store_error *err)
 {
-	db_code rc = db_exec(s->db, pg_begin_write);
+	db_code rc = db_exec(s->db, sql_pg_begin_write);
 
 	if (rc == DB_OK)
 		return STORE_OK;

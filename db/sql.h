@@ -139,6 +139,11 @@ enum sql_stmt {
  * there or means something else; NULL for the others (sql_pg.c). */
 extern const char *const sql_pg_text[];
 
+/* PostgreSQL: BEGIN and the one lock every writer (and migration) holds
+ * for its transaction, as SQLite's BEGIN IMMEDIATE takes its file's
+ * (sql.c).  Tests hold it to stand for another writer. */
+extern const char sql_pg_begin_write[];
+
 struct store {
 	db_conn *db;
 	db_stmt *stmt[SQL__MAX];

@@ -1,6 +1,6 @@
 /*
  * check_hints.c - practice tables in the store and the worker, on a real
- * SQLite file: a practice game queues a hints job for every turn a
+ * database: a practice game queues a hints job for every turn a
  * person has (made with the game, then with each move), none for a bot's
  * turn and none on a plain table; the worker's hints are each of the
  * seat's options with a chance in 0..1, the same for the same turn, and
@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include <check.h>
-#include <sqlite3.h>
 
 #include "fixture.h"
 #include "hints_job.h"

@@ -1,6 +1,6 @@
 /*
  * check_inbound_act.c - replies acted on (mail/inbound_act.c), on a real
- * SQLite file: a move by its number (with words after it, below a quote
+ * database: a move by its number (with words after it, below a quote
  * header of any shape) or its words, a reply naming two numbers asked
  * again, a Sensor Sweep's look and order, a Scale Back answered in the
  * second person, table talk; the same email twice does its work once; a
@@ -16,7 +16,6 @@
 
 #include <check.h>
 #include <sodium.h>
-#include <sqlite3.h>
 
 #include "inbound_mime.h"
 #include "menu.h"
@@ -70,17 +69,10 @@ static long long answers_to(const char *to, const char *like)
 static void answer_token(char out[REPLY_TOKEN_SIZE])
 {
 	char addr[STORE_EMAIL_MAX + 1];
-	sqlite3 *db;
-	sqlite3_stmt *q;
 
-	ck_assert_int_eq(sqlite3_open(rig.path, &db), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT reply_to FROM outbox "
-	                 "WHERE kind = 'answer' ORDER BY id DESC LIMIT 1", -1,
-	                 &q, NULL), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
-	snprintf(addr, sizeof addr, "%s", (const char *)sqlite3_column_text(q, 0));
-	sqlite3_finalize(q);
-	sqlite3_close(db);
+	fixture_sql_text(rig.path, "SELECT reply_to FROM outbox WHERE kind ="
+	                 " 'answer' ORDER BY id DESC LIMIT 1", NULL, addr,
+	                 sizeof addr);
 	ck_assert_msg(reply_token_in_address(addr, "play", out) == 0,
 	              "the answer's Reply-To '%s' has no token", addr);
 }

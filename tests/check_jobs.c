@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include <check.h>
-#include <sqlite3.h>
 
 #include "fixture.h"
 #include "store.h"
@@ -193,11 +192,7 @@ END_TEST
 
 static void sql_exec(const char *sql)
 {
-	sqlite3 *db;
-
-	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
+	fixture_sql_exec(path, sql);
 }
 
 /* A store_seat_mail_fn: one email to the absent player, if it has one. */

@@ -1,6 +1,6 @@
 /*
  * check_mail_budget.c - what a stranger can make the server mail one
- * address, on a real SQLite file: every email to an address (answers,
+ * address, on a real database: every email to an address (answers,
  * turns, reminders, any kind) counts toward one budget an hour and a
  * day, and those over it are kept in the outbox as dropped, with why;
  * replies holding table talk are answered a bounded number of times a
@@ -13,7 +13,6 @@
 
 #include <check.h>
 #include <sodium.h>
-#include <sqlite3.h>
 
 #include "reply_rig.h"
 #include "store_limits.h"
@@ -68,18 +67,9 @@ static long long dropped_to(const char *to, const char *why)
 /* The Subject of the newest email to to (the test fails if none). */
 static void newest_subject(const char *to, char *out, size_t cap)
 {
-	sqlite3 *db;
-	sqlite3_stmt *q;
-
-	ck_assert_int_eq(sqlite3_open(rig.path, &db), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT subject FROM outbox "
-	                 "WHERE recipient = ?1 ORDER BY id DESC LIMIT 1", -1,
-	                 &q, NULL), SQLITE_OK);
-	sqlite3_bind_text(q, 1, to, -1, SQLITE_STATIC);
-	ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
-	snprintf(out, cap, "%s", (const char *)sqlite3_column_text(q, 0));
-	sqlite3_finalize(q);
-	sqlite3_close(db);
+	fixture_sql_text(rig.path, "SELECT subject FROM outbox WHERE"
+	                 " recipient = ?1 ORDER BY id DESC LIMIT 1", to, out,
+	                 cap);
 }
 
 /* 180 replies of table talk from the seat's own address in 30 minutes

@@ -1,6 +1,6 @@
 /*
  * check_review_job.c - the worker's review of a finished game, on a real
- * SQLite file: the last move queues the review job; the worker weighs
+ * database: the last move queues the review job; the worker weighs
  * the moves a slice at a time (each slice adds moves, none twice) until
  * all are in; the figures kept are those the review computes at once
  * from the game's record (bots/review.c), with the game's own seed; a
@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include <check.h>
-#include <sqlite3.h>
 
+#include "driver.h"
 #include "fixture.h"
 #include "policy.h"
 #include "review.h"
@@ -170,8 +170,8 @@ START_TEST(test_review_job_goes_on_where_it_stopped)
 }
 END_TEST
 
-/* Another process that writes to the file, a small transaction every
- * half millisecond, until killed: the mailer and the web do so. */
+/* Another process that writes to the database, a small transaction
+ * every half millisecond, until killed: the mailer and the web do so. */
 static pid_t busy_writer(void)
 {
 	pid_t pid = fork();
@@ -179,15 +179,14 @@ static pid_t busy_writer(void)
 	ck_assert_int_ge(pid, 0);
 	if (pid > 0)
 		return pid;
-	sqlite3 *db;
-	if (sqlite3_open(path, &db) != SQLITE_OK)
+	db_conn *db;
+	char why[256];
+	if (db_open(path, &db, why, sizeof why) != DB_OK)
 		_exit(1);
-	sqlite3_busy_timeout(db, 5000);
-	sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS scratch (x INTEGER)",
-	             NULL, NULL, NULL);
+	db_set_busy_timeout(db, 5000);
+	db_exec(db, "CREATE TABLE IF NOT EXISTS scratch (x INTEGER)");
 	for (;;) {
-		sqlite3_exec(db, "INSERT INTO scratch VALUES (1)", NULL, NULL,
-		             NULL);
+		db_exec(db, "INSERT INTO scratch VALUES (1)");
 		nanosleep(&(struct timespec){ 0, 500000 }, NULL);
 	}
 }

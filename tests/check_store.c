@@ -1,16 +1,17 @@
 /*
- * check_store.c - the SQLite store on real files: migrations, creating,
- * loading, appending, importing and exporting games, and bad files.
+ * check_store.c - the store on a real database (a SQLite file, or a
+ * PostgreSQL schema: tests/fixture.h): migrations, creating, loading,
+ * appending, importing and exporting games, and bad files.
  * (Concurrency and crashes: check_store_stress.c.)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <check.h>
 #include <sodium.h>
-#include <sqlite3.h>
 
 #include "fixture.h"
 #include "rig.h"
@@ -68,13 +69,41 @@ static long long sql_value(const char *sql)
 
 static void sql_exec(const char *sql)
 {
-	sqlite3 *db;
-	char *msg = NULL;
+	fixture_sql_exec(path, sql);
+}
 
-	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
-	int rc = sqlite3_exec(db, sql, NULL, NULL, &msg);
-	ck_assert_msg(rc == SQLITE_OK, "%s: %s", sql, msg ? msg : "");
-	sqlite3_close(db);
+/* The same look into the engine's catalogue in each one's words. */
+static long long catalogue_value(const char *sqlite_sql, const char *pg_sql)
+{
+	return sql_value(fixture_engine_is_sqlite() ? sqlite_sql : pg_sql);
+}
+
+/* The schema version the database records (migrate.c). */
+static long long recorded_version(void)
+{
+	return catalogue_value("PRAGMA user_version",
+	                       "SELECT coalesce(max(version), 0)"
+	                       " FROM buffertime_schema");
+}
+
+/* SQL that records version as the database's (into sql, cap bytes). */
+static void version_sql(int version, char *sql, size_t cap)
+{
+	if (fixture_engine_is_sqlite())
+		snprintf(sql, cap, ";PRAGMA user_version = %d;", version);
+	else
+		snprintf(sql, cap, ";CREATE TABLE IF NOT EXISTS"
+		         " buffertime_schema (version integer NOT NULL);"
+		         "DELETE FROM buffertime_schema;"
+		         "INSERT INTO buffertime_schema VALUES (%d);", version);
+}
+
+static void record_version(int version)
+{
+	char sql[192];
+
+	version_sql(version, sql, sizeof sql);
+	sql_exec(sql + 1);
 }
 
 /* ---- migrations -------------------------------------------------------- */
@@ -85,11 +114,14 @@ START_TEST(test_store_migrates_an_empty_file)
 	ck_assert_int_eq(store_schema_version(s), store_schema_latest());
 	ck_assert_int_ge(store_schema_latest(), 2);
 	store_close(s);
-	ck_assert_int_eq(sql_value("PRAGMA user_version"),
-	                 store_schema_latest());
-	ck_assert_int_eq(sql_value("SELECT count(*) FROM sqlite_schema "
-	                           "WHERE name IN ('games', 'seats', 'actions',"
-	                           " 'outbox', 'chat')"), 5);
+	ck_assert_int_eq(recorded_version(), store_schema_latest());
+	ck_assert_int_eq(catalogue_value("SELECT count(*) FROM sqlite_schema "
+	                                 "WHERE name IN ('games', 'seats',"
+	                                 " 'actions', 'outbox', 'chat')",
+	                                 "SELECT count(*) FROM pg_tables WHERE"
+	                                 " schemaname = current_schema() AND"
+	                                 " tablename IN ('games', 'seats',"
+	                                 " 'actions', 'outbox', 'chat')"), 5);
 	/* opening again applies nothing and keeps the data */
 	s = open_ok();
 	char id[STORE_ID_LEN + 1];
@@ -104,24 +136,34 @@ START_TEST(test_store_migrates_an_empty_file)
 END_TEST
 
 /* Writes a database as the program of version `version` left it (the
- * migrations up to it: their numbers may have gaps). */
+ * migrations up to it, in the engine's spelling: their numbers may have
+ * gaps). */
 static void make_old_database(int version)
 {
-	for (int m = 0; m < store_migration_count &&
-	     store_migrations[m].version <= version; m++) {
-		size_t n = 1;
-		for (const char *const *l = store_migrations[m].lines; *l; l++)
+	int lite = fixture_engine_is_sqlite();
+	const store_migration *list = lite ? store_migrations
+	                                   : store_pg_migrations;
+	int count = lite ? store_migration_count : store_pg_migration_count;
+	char mark[192];
+	size_t n = 1;
+
+	for (int m = 0; m < count && list[m].version <= version; m++) {
+		for (const char *const *l = list[m].lines; *l; l++)
 			n += strlen(*l);
-		char *sql = malloc(n + 64);
-		ck_assert_ptr_nonnull(sql);
-		sql[0] = '\0';
-		for (const char *const *l = store_migrations[m].lines; *l; l++)
-			strcat(sql, *l);
-		sprintf(sql + strlen(sql), ";PRAGMA user_version = %d;",
-		        store_migrations[m].version);
-		sql_exec(sql);
-		free(sql);
+		n += sizeof mark;
 	}
+	/* one script, on one connection: a server's are slow to make */
+	char *sql = malloc(n);
+	ck_assert_ptr_nonnull(sql);
+	sql[0] = '\0';
+	for (int m = 0; m < count && list[m].version <= version; m++) {
+		for (const char *const *l = list[m].lines; *l; l++)
+			strcat(sql, *l);
+		version_sql(list[m].version, mark, sizeof mark);
+		strcat(sql, mark);
+	}
+	sql_exec(sql);
+	free(sql);
 }
 
 START_TEST(test_store_migrates_from_every_older_version)
@@ -176,11 +218,15 @@ END_TEST
  * are kept, and answers can be counted after. */
 START_TEST(test_store_migration_keeps_the_limits_counted)
 {
+	char sql[256];
+	long long now = (long long)time(NULL);
+
 	make_old_database(11);
 	/* recent: counting prunes what is older than a day */
-	sql_exec("INSERT INTO limit_events (kind, subject, at) VALUES"
-	         " ('game', '192.0.2.1', unixepoch() - 100),"
-	         " ('seat', 'k', unixepoch() - 200);");
+	snprintf(sql, sizeof sql, "INSERT INTO limit_events (kind, subject, at)"
+	         " VALUES ('game', '192.0.2.1', %lld), ('seat', 'k', %lld);",
+	         now - 100, now - 200);
+	sql_exec(sql);
 	store *s = open_ok();
 	store_error err;
 	ck_assert_int_eq(store_schema_version(s), store_schema_latest());
@@ -194,9 +240,12 @@ START_TEST(test_store_migration_keeps_the_limits_counted)
 	                           " kind = 'seat' AND subject = 'k'"), 1);
 	ck_assert_int_eq(sql_value("SELECT count(*) FROM limit_events WHERE"
 	                           " kind = 'answer'"), 1);
-	ck_assert_int_eq(sql_value("SELECT count(*) FROM sqlite_schema WHERE"
-	                           " tbl_name = 'limit_events' AND"
-	                           " type = 'index'"), 2);
+	ck_assert_int_eq(catalogue_value("SELECT count(*) FROM sqlite_schema"
+	                                 " WHERE tbl_name = 'limit_events' AND"
+	                                 " type = 'index'",
+	                                 "SELECT count(*) FROM pg_indexes WHERE"
+	                                 " schemaname = current_schema() AND"
+	                                 " tablename = 'limit_events'"), 2);
 }
 END_TEST
 
@@ -224,8 +273,11 @@ START_TEST(test_store_migration_queues_old_games_reviews)
 	                           " 'move' AND game = 'CCCCCCCCCCCCCCCCCCCCCC'"),
 	                 1);
 	/* its index is made again with the table */
-	ck_assert_int_eq(sql_value("SELECT count(*) FROM sqlite_schema WHERE "
-	                           "name = 'jobs_todo'"), 1);
+	ck_assert_int_eq(catalogue_value("SELECT count(*) FROM sqlite_schema"
+	                                 " WHERE name = 'jobs_todo'",
+	                                 "SELECT count(*) FROM pg_indexes WHERE"
+	                                 " schemaname = current_schema() AND"
+	                                 " indexname = 'jobs_todo'"), 1);
 }
 END_TEST
 
@@ -233,12 +285,12 @@ START_TEST(test_store_refuses_a_newer_database)
 {
 	store *s = open_ok();
 	store_close(s);
-	sql_exec("PRAGMA user_version = 999");
+	record_version(999);
 	store_error err;
 	ck_assert_int_eq(store_open(path, &s, &err), STORE_TOO_NEW);
 	ck_assert_ptr_null(s);
 	ck_assert_ptr_nonnull(strstr(err.why, "newer"));
-	ck_assert_int_eq(sql_value("PRAGMA user_version"), 999);
+	ck_assert_int_eq(recorded_version(), 999);
 }
 END_TEST
 
@@ -340,13 +392,9 @@ START_TEST(test_store_actions_are_append_only)
 	create_ok(s, 2, "1", id);
 	ck_assert_int_eq(play_first(s, id, &g), STORE_OK);
 	store_close(s);
-	sqlite3 *db;
-	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
-	ck_assert_int_ne(sqlite3_exec(db, "UPDATE actions SET line = '1 log'",
-	                              NULL, NULL, NULL), SQLITE_OK);
-	ck_assert_int_ne(sqlite3_exec(db, "DELETE FROM actions", NULL, NULL,
-	                              NULL), SQLITE_OK);
-	sqlite3_close(db);
+	ck_assert_int_ne(fixture_sql_try(path, "UPDATE actions SET"
+	                                 " line = '1 log'"), 0);
+	ck_assert_int_ne(fixture_sql_try(path, "DELETE FROM actions"), 0);
 	ck_assert_int_eq(sql_value("SELECT count(*) FROM actions"), 1);
 }
 END_TEST
@@ -523,11 +571,21 @@ START_TEST(test_store_another_programs_database_is_left_alone)
 	store *s;
 	store_error err;
 
-	sql_exec("CREATE TABLE notes (x); INSERT INTO notes VALUES (1);");
+	sql_exec("CREATE TABLE notes (x integer); INSERT INTO notes VALUES (1);");
 	ck_assert_int_eq(store_open(path, &s, &err), STORE_CORRUPT);
-	ck_assert_ptr_nonnull(strstr(err.why, "not a Buffer Time database"));
-	ck_assert_int_eq(sql_value("SELECT count(*) FROM sqlite_schema"), 1);
-	ck_assert_int_eq(sql_value("PRAGMA user_version"), 0);
+	ck_assert_ptr_nonnull(strstr(err.why, fixture_engine_is_sqlite()
+	                             ? "not a Buffer Time database"
+	                             : "another program's tables"));
+	ck_assert_int_eq(catalogue_value("SELECT count(*) FROM sqlite_schema",
+	                                 "SELECT count(*) FROM pg_tables WHERE"
+	                                 " schemaname = current_schema()"), 1);
+	ck_assert_int_eq(catalogue_value("PRAGMA user_version",
+	                                 "SELECT to_regclass('buffertime_schema')"
+	                                 " IS NOT NULL"), 0);
+	/* PostgreSQL's mark of ours is the version table itself: SQLite's
+	 * is PRAGMA application_id, beside a version */
+	if (!fixture_engine_is_sqlite())
+		return;
 	/* nor one that claims a version but is not marked as ours */
 	sql_exec("PRAGMA user_version = 2");
 	ck_assert_int_eq(store_open(path, &s, &err), STORE_CORRUPT);
@@ -583,7 +641,9 @@ START_TEST(test_store_tampered_line_is_found)
 	store_close(s);
 	/* an edit behind the store's back: a line the engine rejects, and
 	 * a snapshot that no longer matches */
-	sql_exec("DROP TRIGGER actions_no_update;"
+	sql_exec(fixture_engine_is_sqlite() ? "DROP TRIGGER actions_no_update;"
+	         "UPDATE actions SET line = '2 log' WHERE seq = 1;"
+	         : "DROP TRIGGER actions_no_update ON actions;"
 	         "UPDATE actions SET line = '2 log' WHERE seq = 1;");
 	s = open_ok();
 	lines = 0;
@@ -756,11 +816,15 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, test_store_import_export_round_trip);
 	tcase_add_test(tc, test_store_export_hides_the_seed_while_playing);
 	tcase_add_test(tc, test_store_stack_lines_survive_import);
-	tcase_add_test(tc, test_store_garbage_file_is_refused_and_untouched);
+	/* bytes of a file, and store_backup's copy to a file: SQLite's */
+	if (fixture_engine_is_sqlite()) {
+		tcase_add_test(tc,
+		               test_store_garbage_file_is_refused_and_untouched);
+		tcase_add_test(tc, test_store_truncated_file_gives_a_clear_error);
+		tcase_add_test(tc, test_store_backup_is_a_sound_copy);
+	}
 	tcase_add_test(tc, test_store_another_programs_database_is_left_alone);
-	tcase_add_test(tc, test_store_truncated_file_gives_a_clear_error);
 	tcase_add_test(tc, test_store_tampered_line_is_found);
-	tcase_add_test(tc, test_store_backup_is_a_sound_copy);
 	tcase_add_test(tc, test_store_revoke_bumps_the_generation);
 	tcase_add_test(tc, test_store_sweep_is_two_steps_and_survives_reopening);
 	tcase_add_test(tc, test_store_every_statement_prepares);

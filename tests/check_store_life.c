@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include <check.h>
-#include <sqlite3.h>
 
 #include "fixture.h"
 #include "store.h"

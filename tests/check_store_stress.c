@@ -5,7 +5,8 @@
  * accepted action may ever be lost, duplicated or applied to a state it
  * was not chosen in.
  *
- * Real processes (fork) on real database files in a temporary directory.
+ * Real processes (fork) on real database files in a temporary directory
+ * (or, with BT_TEST_ENGINE=postgres, schemas of their own: fixture.h).
  * Each process opens its own store after the fork, and the parent holds
  * no connection to a file while it forks, since an SQLite connection (and
  * SQLite's per-process lock table) must not cross a fork.  Children never
@@ -29,11 +30,13 @@
 
 #include <check.h>
 #include <sodium.h>
-#include <sqlite3.h>
 
+#include "driver.h"
+#include "fixture.h"
 #include "game.h"
 #include "record.h"
 #include "policy.h"   /* policy_rng_next: splitmix64 */
+#include "sql.h"      /* sql_pg_begin_write */
 #include "store.h"
 
 enum {
@@ -76,10 +79,12 @@ static void scratch_setup(void)
 /* Removes the directory's files (it has no subdirectories) and itself. */
 static void scratch_teardown(void)
 {
-	char path[2 * PATH_BYTES];
+	char path[2 * PATH_BYTES], why[256];
 
 	if (scratch_dir[0] == '\0')
 		return;
+	if (fixture_drop_databases(scratch_dir, why, sizeof why) != 0)
+		fprintf(stderr, "check_store_stress: %s\n", why);
 	DIR *d = opendir(scratch_dir);
 	if (d == NULL)
 		return;
@@ -102,12 +107,11 @@ static void scratch_teardown(void)
 		        scratch_dir, strerror(errno));
 }
 
-/* The path of file name in the scratch directory. */
-static void scratch_path(const char *name, char out[PATH_BYTES])
+/* The database name in the scratch directory: a file, or a schema. */
+static void db_path(const char *name, char out[PATH_BYTES])
 {
 	ck_assert_msg(scratch_dir[0] != '\0', "no scratch directory");
-	int n = snprintf(out, PATH_BYTES, "%s/%s", scratch_dir, name);
-	ck_assert_msg(n > 0 && n < PATH_BYTES, "path too long");
+	fixture_database(scratch_dir, name, out);
 }
 
 /* ---- small tools ---------------------------------------------------------- */
@@ -206,47 +210,45 @@ static void reap_ok(pid_t pid, const char *who)
 	              WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
 }
 
-/* ---- SQLite beside the store: a connection of its own each time ------- */
+/* ---- the engine beside the store: a connection of its own each time --- */
 
-/* Opens path read-write through SQLite alone; NULL on failure. */
-static sqlite3 *raw_open(const char *path)
+/* Opens path through the driver alone; NULL on failure. */
+static db_conn *raw_open(const char *path)
 {
-	sqlite3 *db = NULL;
+	db_conn *db = NULL;
+	char why[256];
 
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) !=
-	    SQLITE_OK || sqlite3_busy_timeout(db, STORE_BUSY_TIMEOUT_MS) !=
-	    SQLITE_OK) {
-		sqlite3_close(db);
+	if (db_open(path, &db, why, sizeof why) != DB_OK)
 		return NULL;
-	}
+	db_set_busy_timeout(db, STORE_BUSY_TIMEOUT_MS);
 	return db;
 }
 
 /* The first column of the first row of sql (?1 bound to arg if not
- * NULL) as text into out; 0, or -1 with SQLite's message in out. */
+ * NULL) as text into out; 0, or -1 with the engine's message in out. */
 static int raw_text(const char *path, const char *sql, const char *arg,
                     char *out, size_t cap)
 {
-	sqlite3 *db = raw_open(path);
-	sqlite3_stmt *st = NULL;
+	db_conn *db = raw_open(path);
+	db_stmt *st = NULL;
 	int rc = -1;
 
 	snprintf(out, cap, "cannot open %s", path);
 	if (db == NULL)
 		return -1;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK ||
-	    (arg != NULL && sqlite3_bind_text(st, 1, arg, -1,
-	                                      SQLITE_TRANSIENT) != SQLITE_OK) ||
-	    sqlite3_step(st) != SQLITE_ROW) {
-		snprintf(out, cap, "%s: %s", sql, sqlite3_errmsg(db));
+	st = db_prepare(db, sql);
+	if (st != NULL && arg != NULL)
+		db_bind_text(st, 1, arg, -1);
+	if (db_step(st) != DB_ROW) {
+		snprintf(out, cap, "%s: %s", sql, db_errmsg(db));
 		goto out;
 	}
-	const unsigned char *t = sqlite3_column_text(st, 0);
-	snprintf(out, cap, "%s", t ? (const char *)t : "NULL");
+	const char *t = db_column_text(st, 0);
+	snprintf(out, cap, "%s", t ? t : "NULL");
 	rc = 0;
 out:
-	sqlite3_finalize(st);
-	sqlite3_close(db);
+	db_finalize(st);
+	db_close(db);
 	return rc;
 }
 
@@ -491,7 +493,7 @@ START_TEST(test_store_conflict_two_writers_one_wins)
 	store_error err;
 	uint64_t games = 1;
 
-	scratch_path("conflict.db", path);
+	db_path("conflict.db", path);
 	/* The file and its schema exist before the racers open it, and no
 	 * connection is open across the forks. */
 	store_close(open_store(path));
@@ -731,9 +733,11 @@ static void crash_verify(const crash_run *cr, const char *path)
 	store_error err;
 	store_game g;
 
-	ck_assert_msg(raw_text(path, "PRAGMA integrity_check", NULL, text,
-	                       sizeof text) == 0 && !strcmp(text, "ok"),
-	              "integrity_check: %s", text);
+	/* the file's pages (a server was not killed: its clients were) */
+	if (fixture_engine_is_sqlite())
+		ck_assert_msg(raw_text(path, "PRAGMA integrity_check", NULL,
+		                       text, sizeof text) == 0 &&
+		              !strcmp(text, "ok"), "integrity_check: %s", text);
 	store *s = open_store(path);
 	text[0] = '\0';
 	memset(&err, 0, sizeof err);
@@ -776,7 +780,7 @@ START_TEST(test_store_crash_sigkill_loses_nothing)
 
 	memset(&cr, 0, sizeof cr);
 	cr.seed = rng = test_seed();
-	scratch_path("crash.db", path);
+	db_path("crash.db", path);
 	/* No store_open first: the first kills may land in the creation of
 	 * the file and its migrations, which must survive them too.  A
 	 * sanitized build beside other tests may need more than 20 ms to
@@ -813,18 +817,29 @@ END_TEST
 /* What another connection holds while the store appends. */
 typedef struct lock_case {
 	const char *name;
-	const char *sql;     /* run and held until released */
+	const char *sql;     /* run and held until released: SQLite's */
+	const char *pg_sql;  /* ... and PostgreSQL's (the writers' lock) */
 	int in_child;        /* 1: by another process, 0: by this one */
 	store_rc want;       /* what an append meanwhile gives */
 } lock_case;
 
 static const lock_case lock_cases[] = {
-	{ "a writer in this process", "BEGIN IMMEDIATE", 0, STORE_BUSY },
-	{ "a writer in another process", "BEGIN EXCLUSIVE", 1, STORE_BUSY },
-	/* WAL: a reader holding its snapshot never blocks an append. */
+	{ "a writer in this process", "BEGIN IMMEDIATE", sql_pg_begin_write,
+	  0, STORE_BUSY },
+	{ "a writer in another process", "BEGIN EXCLUSIVE",
+	  sql_pg_begin_write, 1, STORE_BUSY },
+	/* WAL (and MVCC): a reader holding its snapshot never blocks an
+	 * append. */
 	{ "a reader in another process",
-	  "BEGIN; SELECT count(*) FROM actions", 1, STORE_OK },
+	  "BEGIN; SELECT count(*) FROM actions",
+	  "BEGIN ISOLATION LEVEL REPEATABLE READ;"
+	  " SELECT count(*) FROM actions", 1, STORE_OK },
 };
+
+static const char *lock_sql(const lock_case *lc)
+{
+	return fixture_engine_is_sqlite() ? lc->sql : lc->pg_sql;
+}
 
 /* A lock holder: takes the lock, says 'l', waits for a byte (or end of
  * file), rolls back, says 'u'.  Exit codes: 2 open, 3 the lock, 4 the
@@ -832,18 +847,18 @@ static const lock_case lock_cases[] = {
 static _Noreturn void holder_main(const char *path, const char *sql,
                                   int ctl, int ack)
 {
-	sqlite3 *db = raw_open(path);
+	db_conn *db = raw_open(path);
 	char c;
 
 	if (db == NULL)
 		_exit(2);
-	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+	if (db_exec(db, sql) != DB_OK)
 		_exit(3);
 	if (put(ack, "l", 1) != 0 || get(ctl, &c, 1) < 0)
 		_exit(4);
-	if (sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK)
+	if (db_exec(db, "ROLLBACK") != DB_OK)
 		_exit(5);
-	sqlite3_close(db);
+	db_close(db);
 	_exit(put(ack, "u", 1) != 0 ? 4 : 0);
 }
 
@@ -851,7 +866,7 @@ static _Noreturn void holder_main(const char *path, const char *sql,
 typedef struct holder {
 	pid_t pid;
 	int ctl, ack;
-	sqlite3 *db;
+	db_conn *db;
 } holder;
 
 static void hold(holder *h, const lock_case *lc, const char *path)
@@ -862,9 +877,8 @@ static void hold(holder *h, const lock_case *lc, const char *path)
 	if (!lc->in_child) {
 		h->db = raw_open(path);
 		ck_assert_msg(h->db != NULL, "cannot open %s", path);
-		ck_assert_msg(sqlite3_exec(h->db, lc->sql, NULL, NULL, NULL) ==
-		              SQLITE_OK, "%s: %s", lc->sql,
-		              sqlite3_errmsg(h->db));
+		ck_assert_msg(db_exec(h->db, lock_sql(lc)) == DB_OK, "%s: %s",
+		              lock_sql(lc), db_errmsg(h->db));
 		return;
 	}
 	int ctl[2], ack[2];
@@ -875,7 +889,7 @@ static void hold(holder *h, const lock_case *lc, const char *path)
 	if (h->pid == 0) {
 		(void)close(ctl[1]);
 		(void)close(ack[0]);
-		holder_main(path, lc->sql, ctl[0], ack[1]);
+		holder_main(path, lock_sql(lc), ctl[0], ack[1]);
 	}
 	shut(ctl[0]);
 	shut(ack[1]);
@@ -890,9 +904,8 @@ static void release(holder *h)
 	char c;
 
 	if (h->pid == 0) {
-		ck_assert_int_eq(sqlite3_exec(h->db, "ROLLBACK", NULL, NULL,
-		                              NULL), SQLITE_OK);
-		ck_assert_int_eq(sqlite3_close(h->db), SQLITE_OK);
+		ck_assert_int_eq(db_exec(h->db, "ROLLBACK"), DB_OK);
+		db_close(h->db);
 		return;
 	}
 	ck_assert_int_eq(put(h->ctl, "u", 1), 0);
@@ -946,7 +959,7 @@ START_TEST(test_store_busy_past_timeout)
 	bt_action a;
 
 	snprintf(name, sizeof name, "busy-%d.db", _i);
-	scratch_path(name, path);
+	db_path(name, path);
 	store *s = open_store(path);
 	fresh_game(s, 7, &g);
 	store_close(s);     /* no connection across the holder's fork */
@@ -1056,7 +1069,7 @@ START_TEST(test_store_append_rejects_stale_state)
 	bt_action a, bad[3];
 	mailer m = { 0, 0 };
 
-	scratch_path("stale.db", path);
+	db_path("stale.db", path);
 	store *s = open_store(path);
 	fresh_game(s, 11, &g);
 	stale = g;

@@ -1,6 +1,6 @@
 /*
  * reply_rig.h - what the tests of replies by email share: a scratch
- * SQLite file with a 3-seat game (Ann, Ben, Cy, Ann first, made at
+ * database (fixture.h: a SQLite file or a PostgreSQL schema) with a 3-seat game (Ann, Ben, Cy, Ann first, made at
  * REPLY_RIG_T0), the keys, the composer and the settings that
  * `buffertime inbound` acts with, and the tokens of the seats' reply
  * addresses.

@@ -114,7 +114,8 @@ SHELL_TESTS = \
 	tests/inboundbomb.sh \
 	tests/slowconn.sh \
 	tests/driver_pg.sh \
-	tests/copy.sh
+	tests/copy.sh \
+	tests/store_pg.sh
 
 TESTS = $(LONG_TESTS) $(UNIT_TESTS) $(SHELL_TESTS)
 dist_check_SCRIPTS = $(LONG_TESTS) $(SHELL_TESTS)
