@@ -19,6 +19,7 @@
 # BOTKILL_GAMES (6), BOTKILL_KILLS (30), BOTKILL_ROLLOUTS (2000: the
 # bot's budget a move) change the run.  BT_TEST_ENGINE=postgres: on a
 # PostgreSQL server (testlib.sh).
+# shellcheck disable=SC2317  # cleanup runs from the EXIT trap
 set -u
 
 : "${BUFFERTIME:?set BUFFERTIME to the buffertime tool}"
@@ -56,7 +57,7 @@ sql() {
 
 # more N: N more all-bot games.
 more() {
-	for i in $(seq "$1"); do
+	for _ in $(seq "$1"); do
 		timeout 30 "$BUFFERTIME" admin --db "$db" create --players 3 \
 			--bot 1 --bot 2 --bot 3 >/dev/null ||
 			not_ok "creating an all-bot game"

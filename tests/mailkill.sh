@@ -23,6 +23,7 @@
 # (1000), MAILKILL_SEED, MAILKILL_PAUSE_MS (5, between moves) and
 # MAILKILL_SENDMAIL_MS (5) change the run.  BT_TEST_ENGINE=postgres: on
 # a PostgreSQL server (testlib.sh).
+# shellcheck disable=SC2317  # cleanup runs from the EXIT trap
 set -u
 LC_ALL=C   # sort and comm agree on the order
 export LC_ALL

@@ -112,9 +112,10 @@ engine_init() {
 	echo "engine: $test_engine"
 }
 
-# pg_url NAME: the URL of database NAME of the test's cluster.
+# pg_url NAME: the URL of database NAME of the test's cluster (known
+# before the cluster starts: db_of may name a run's database first).
 pg_url() {
-	echo "postgresql:///$1?host=$pg_dir&user=buffertime"
+	echo "postgresql:///$1?host=$tmp/pg&user=buffertime"
 }
 
 # pg_name FILE: the database standing for FILE on a server (one for
