@@ -10,6 +10,7 @@
 #            the outbox, dropped, saying why;
 #   none     a seat set to no email gets no answer at all;
 #   subject  no answer has the Subject the sender wrote.
+# BT_TEST_ENGINE=postgres: on a PostgreSQL server (testlib.sh).
 set -u
 LC_ALL=C
 export LC_ALL
@@ -18,16 +19,18 @@ export LC_ALL
 unset BUFFERTIME_DB BUFFERTIME_NOW
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bt-answers.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+trap 'db_cleanup; rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
 # shellcheck source=tests/testlib.sh
 . "$(dirname "$0")/testlib.sh"
-command -v sqlite3 >/dev/null || { echo "SKIP: no sqlite3"; exit 77; }
+engine_init
+[ "$test_engine" != sqlite ] || command -v sqlite3 >/dev/null ||
+	{ echo "SKIP: no sqlite3"; exit 77; }
 
 drive=$(dirname "$BUFFERTIME")/tests/replydrive
 [ -x "$drive" ] || { echo "FAIL: $drive is not built (make check builds it)"; exit 1; }
 
-db=$tmp/games.db
+db_new db "$tmp/games.db"
 key=$tmp/server.key
 head -c 32 /dev/urandom >"$key" && chmod 600 "$key"
 settings() {
@@ -40,7 +43,6 @@ synchronous = normal
 $1
 EOF
 }
-sql() { sqlite3 "$db" "$1"; }
 
 T0=$(date +%s)
 # replies N TAG [SUBJECT]: N replies of talk by the seat to move of the
@@ -80,7 +82,8 @@ check "an answer has the sender's Subject" \
 	[ "$(sql "SELECT count(*) FROM outbox WHERE subject LIKE '%pills%'")" = 0 ]
 
 # ---- budget: 5 an hour, the rest dropped with why ------------------------------
-rm -f "$db"*
+db_drop "$db"
+db_new db "$tmp/games.db"
 settings "address_mails_per_hour = 5"
 "$drive" new "$db" 1 >/dev/null || not_ok "creating a game"
 replies 10 budget
@@ -92,7 +95,8 @@ check "no answer over the budget is kept (dropped, with why)" \
 	         last_error LIKE '%budget%'")" -gt 0 ]
 
 # ---- none: no answer at all ------------------------------------------------------
-rm -f "$db"*
+db_drop "$db"
+db_new db "$tmp/games.db"
 settings ""
 "$drive" new "$db" 1 >/dev/null || not_ok "creating a game"
 sql "UPDATE seats SET notify = 'none' WHERE seat = 1"

@@ -17,7 +17,8 @@
 # Reply-To; the other seats' have neither.
 #
 # Environment: BUFFERTIME, BUFFERTIME_FCGI, SRCDIR, TESTDATA (make check).
-# Skips (77) without nginx, curl or python3.  E2E_SEED picks the play.
+# Skips (77) without nginx, curl or python3.  E2E_SEED picks the play;
+# BT_TEST_ENGINE=postgres plays it on a PostgreSQL server (testlib.sh).
 set -u
 
 : "${BUFFERTIME:?set BUFFERTIME to the buffertime tool}"
@@ -30,6 +31,7 @@ unset BUFFERTIME_DB BUFFERTIME_NOW
 # shellcheck source=tests/weblib.sh
 . "$(dirname "$0")/weblib.sh"
 web_test_start e2e nginx curl python3
+engine_init
 seed=${E2E_SEED:-3}
 maildir=$tmp/mail
 mkdir -p "$maildir"
@@ -180,7 +182,7 @@ run=$tmp/run
 up "$run" --set reply_address=play@bt.example
 base=$url
 origin=$(origin_of "$base")
-db=$run/data/buffertime.db
+db=$(db_of "$run")
 
 # --- a new game: every seat's link arrives by email ---------------------------
 body="players=3&first=1"
@@ -192,7 +194,7 @@ expect_code "create the game" 200
 # queued with its menu by the page itself (the mailer would add a
 # forgotten one: this is about the page)
 check "the page queued the first mover's email with a Reply-To" \
-	[ "$(sqlite3 "$db" "SELECT count(*) FROM outbox
+	[ "$(sql "SELECT count(*) FROM outbox
 	     WHERE kind = 'seat' AND seat = 1 AND reply_to LIKE 'play+%'")" = 1 ]
 deliver
 for s in 1 2 3; do
@@ -357,7 +359,7 @@ new_link=$loc
 post 2 '/again$'
 expect_code "play again, a second time" 303
 check "the rematch page queued the first mover's email with a Reply-To" \
-	[ "$(sqlite3 "$db" "SELECT count(*) FROM outbox
+	[ "$(sql "SELECT count(*) FROM outbox
 	     WHERE kind = 'seat' AND seat = 2 AND reply_to LIKE 'play+%'")" = 1 ]
 deliver
 new_game=''

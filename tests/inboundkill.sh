@@ -14,6 +14,7 @@
 #            gets none: the seat's next turn email tells it), one per
 #            look at least, and each Message-ID recorded once;
 #   and `admin check` replays every game to its stored state.
+# BT_TEST_ENGINE=postgres: on a PostgreSQL server (testlib.sh).
 set -u
 LC_ALL=C
 export LC_ALL
@@ -22,7 +23,7 @@ export LC_ALL
 unset BUFFERTIME_DB BUFFERTIME_NOW
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bt-inboundkill.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+trap 'db_cleanup; rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
 # shellcheck source=tests/testlib.sh
 . "$(dirname "$0")/testlib.sh"
@@ -30,8 +31,9 @@ trap 'exit 1' HUP INT TERM
 drive=$(dirname "$BUFFERTIME")/tests/replydrive
 [ -x "$drive" ] || { echo "FAIL: $drive is not built (make check builds it)"; exit 1; }
 replies=${INBOUNDKILL_REPLIES:-1000}
+engine_init
 
-db=$tmp/games.db
+db_new db "$tmp/games.db"
 key=$tmp/server.key
 head -c 32 /dev/urandom >"$key" && chmod 600 "$key"
 cat >"$tmp/settings" <<EOF
@@ -85,7 +87,6 @@ for i in $(seq "$replies"); do
 	fi
 done
 
-sql() { sqlite3 "$db" "$1"; }
 actions=$(sql "SELECT count(*) FROM actions")
 recorded=$(sql "SELECT count(*) FROM replies")
 answers=$(sql "SELECT count(*) FROM outbox WHERE kind = 'answer'")

@@ -30,6 +30,7 @@
 #
 # Environment (set by "make check"): BUFFERTIME, BUFFERTIME_FCGI, SRCDIR,
 # TESTDATA.  Skips (77) without nginx, curl or sqlite3.
+# BT_TEST_ENGINE=postgres: on a PostgreSQL server (testlib.sh).
 set -u
 LC_ALL=C   # sort and comm agree on the order
 export LC_ALL
@@ -44,6 +45,7 @@ unset BUFFERTIME_DB BUFFERTIME_NOW
 # shellcheck source=tests/weblib.sh
 . "$(dirname "$0")/weblib.sh"
 web_test_start killburst nginx curl sqlite3 python3
+engine_init
 
 clients=${KILLBURST_CLIENTS:-8}
 moves=${KILLBURST_MOVES:-520}
@@ -52,7 +54,7 @@ pause_ms=${KILLBURST_PAUSE_MS:-250}
 quota=$(((moves + clients - 1) / clients))
 games_each=$((quota / 10 + 2))   # a game lasts some 20 moves or more
 run=$tmp/run
-db=$run/data/buffertime.db
+db=$(db_of "$run")
 top=$tmp
 
 # ---- a client (run in a subshell of its own: its own $tmp) --------------------

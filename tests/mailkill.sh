@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # mailkill.sh - the outbox under fire: 1,000 random moves are played
 # through store_append with compose_move (tests/maildrive, the web's
 # path) in 3-seat games whose seats all want every email, while
@@ -21,7 +21,9 @@
 # takes; it renames the message into the folder as its last act), so a
 # message is either delivered whole or not at all.  MAILKILL_MOVES
 # (1000), MAILKILL_SEED, MAILKILL_PAUSE_MS (5, between moves) and
-# MAILKILL_SENDMAIL_MS (5) change the run.
+# MAILKILL_SENDMAIL_MS (5) change the run.  BT_TEST_ENGINE=postgres: on
+# a PostgreSQL server (testlib.sh).
+# shellcheck disable=SC2317  # cleanup runs from the EXIT trap
 set -u
 LC_ALL=C   # sort and comm agree on the order
 export LC_ALL
@@ -36,6 +38,7 @@ cleanup() {
 	for p in $mailer $driver; do
 		kill -KILL "$p" 2>/dev/null
 	done
+	db_cleanup
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -53,7 +56,8 @@ moves=${MAILKILL_MOVES:-1000}
 pause_ms=${MAILKILL_PAUSE_MS:-5}   # between moves: the moves last ~15 s
 seed=${MAILKILL_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 
-db=$tmp/games.db
+engine_init
+db_new db "$tmp/games.db"
 key=$tmp/server.key
 head -c 32 /dev/urandom >"$key" && chmod 600 "$key"
 FAKE_MAIL_DIR=$tmp/out

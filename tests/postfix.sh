@@ -25,7 +25,8 @@
 # them); skips (77) only if they are missing and cannot be installed, or
 # without root.  POSTFIX_SEED picks the deal and the moves (the default,
 # 7, offers a Sensor Sweep; not every seed does); POSTFIX_KEEP=1 keeps the
-# scratch folder.
+# scratch folder.  BT_TEST_ENGINE=postgres: the game on a PostgreSQL
+# server (testlib.sh), which the pipe's user reaches by its socket.
 # shellcheck disable=SC2317  # cleanup runs from the EXIT trap
 set -u
 LC_ALL=C
@@ -75,6 +76,7 @@ cleanup() {
 			sleep 0.1
 		done
 	fi
+	db_cleanup
 	if [ -n "${POSTFIX_KEEP-}" ]; then
 		echo "kept: $tmp"
 	else
@@ -85,6 +87,7 @@ trap cleanup EXIT
 trap 'exit 1' HUP INT TERM
 # shellcheck source=tests/testlib.sh
 . "$(dirname "$0")/testlib.sh"
+engine_init
 seed=${POSTFIX_SEED:-7}
 RANDOM=$seed
 t0=$SECONDS
@@ -98,7 +101,7 @@ mkdir -p "$tmp/bin" "$tmp/data" "$tmp/mail" "$pf/etc" "$pf/queue" "$pf/data"
 cp "$BUFFERTIME" "$tmp/bin/buffertime"
 chmod 755 "$tmp/bin/buffertime"
 tool=$tmp/bin/buffertime
-db=$tmp/data/games.db
+db_new db "$tmp/data/games.db"
 key=$tmp/data/server.key
 head -c 32 /dev/urandom >"$key"
 chmod 600 "$key"
@@ -309,7 +312,6 @@ reply() {
 
 # ---- the game ------------------------------------------------------------------
 
-sql() { sqlite3 "$db" "$1"; }
 email=("" mariner@players.test boimler@players.test tendi@players.test)
 
 # Made two days ago, so that the mailer's first round reminds seat 1 of

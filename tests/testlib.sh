@@ -87,3 +87,106 @@ finish() {
 	[ "$fail" -eq 0 ]
 	exit
 }
+
+# ---- the store's engine ------------------------------------------------------
+# A test that runs on both engines calls engine_init, then names each
+# database by db_new (weblib's up does it for a run folder) and reads it
+# with sql.  BT_TEST_ENGINE=postgres (make check TEST_ENGINE=postgres)
+# puts its databases in one throwaway PostgreSQL cluster of its own
+# (tests/pg-cluster.sh, in $tmp/pg; db_cleanup stops it); unset or
+# sqlite, they are the files the test names, as ever.  A test that never
+# calls engine_init is on SQLite whatever the variable says: its subject
+# is the file.
+test_engine=sqlite
+pg_dir=
+pg_bin=
+testlib_dir=$(dirname "$0")
+
+# engine_init: the engine of BT_TEST_ENGINE for this test.
+engine_init() {
+	case ${BT_TEST_ENGINE:-sqlite} in
+	sqlite|postgres) test_engine=${BT_TEST_ENGINE:-sqlite} ;;
+	*) echo "FAIL: BT_TEST_ENGINE=$BT_TEST_ENGINE: sqlite or postgres"
+	   exit 1 ;;
+	esac
+	echo "engine: $test_engine"
+}
+
+# pg_url NAME: the URL of database NAME of the test's cluster (known
+# before the cluster starts: db_of may name a run's database first).
+pg_url() {
+	echo "postgresql:///$1?host=$tmp/pg&user=buffertime"
+}
+
+# pg_name FILE: the database standing for FILE on a server (one for
+# each path: a test's files have names of their own).
+pg_name() {
+	echo "bt_$(printf '%s' "$1" | cksum | cut -d ' ' -f 1)"
+}
+
+# pg_start: the test's cluster, started at the first need.  Not being
+# able to is a failure, never a skip: the run is about PostgreSQL.
+pg_start() {
+	[ -z "$pg_dir" ] || return 0
+	# shellcheck source=tests/pg-cluster.sh
+	. "$testlib_dir/pg-cluster.sh"
+	pg_dir=$tmp/pg
+	if ! pg_bin=$(pg_cluster_bindir) ||
+		! pg_cluster_start "$pg_dir" >/dev/null; then
+		not_ok "no PostgreSQL cluster for BT_TEST_ENGINE=postgres"
+		finish
+	fi
+}
+
+# db_new VAR FILE: a new, empty database for what SQLite keeps in FILE
+# (which must not exist yet), its target (FILE, or a URL) in VAR.
+db_new() {
+	if [ "$test_engine" = sqlite ]; then
+		eval "$1=\$2"
+		return 0
+	fi
+	pg_start
+	db_psql "$(pg_url buffertime)" "CREATE DATABASE $(pg_name "$2")" ||
+		{ not_ok "CREATE DATABASE for $2"; finish; }
+	# shellcheck disable=SC2034  # read by the eval below
+	url_=$(pg_url "$(pg_name "$2")")
+	eval "$1=\$url_"
+}
+
+# db_drop TARGET: a database gone, as its file removed (with its -wal,
+# -shm and lock files), to be made again by db_new.
+db_drop() {
+	case $1 in
+	postgresql:*)
+		db_psql "$(pg_url buffertime)" \
+			"DROP DATABASE $(echo "$1" | sed 's|^postgresql:///\([^?]*\).*|\1|') WITH (FORCE)" ;;
+	*) rm -f "$1" "$1"-* ;;
+	esac
+}
+
+# db_psql URL QUERY: QUERY on a server, its rows one a line, fields
+# joined by | (as sqlite3 prints them); any error ends it, nonzero.
+db_psql() {
+	"$pg_bin/psql" -XAtq -v ON_ERROR_STOP=1 -d "$1" -c "$2"
+}
+
+# db_sql TARGET QUERY: QUERY on the database TARGET (a file or a URL).
+db_sql() {
+	case $1 in
+	postgresql:*) db_psql "$1" "$2" ;;
+	*) sqlite3 -batch "$1" "$2" ;;
+	esac
+}
+
+# sql QUERY: QUERY on the test's database $db.
+sql() {
+	db_sql "$db" "$1"
+}
+
+# db_cleanup: stops the test's cluster, if it started one (its exit
+# trap calls it, after stopping what uses it).
+db_cleanup() {
+	[ -n "$pg_dir" ] || return 0
+	pg_cluster_stop "$pg_dir" || echo "FAIL: could not stop the cluster in $pg_dir"
+	pg_dir=
+}

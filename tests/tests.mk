@@ -151,6 +151,17 @@ AM_TESTS_ENVIRONMENT = \
 	TESTDATA=$(abs_top_srcdir)/tests/data; export TESTDATA; \
 	CK_DEFAULT_TIMEOUT=120; export CK_DEFAULT_TIMEOUT;
 
+# The store's engine of the shell tests that run on both (engine_init in
+# tests/testlib.sh): make check TEST_ENGINE=postgres gives each of them a
+# throwaway PostgreSQL server; empty (the default), BT_TEST_ENGINE of the
+# environment, else SQLite.  The others ignore it: their subject is the
+# SQLite file.
+TEST_ENGINE =
+AM_TESTS_ENVIRONMENT += \
+	if test -n '$(TEST_ENGINE)'; then \
+	  BT_TEST_ENGINE='$(TEST_ENGINE)'; export BT_TEST_ENGINE; \
+	fi;
+
 # Under the sanitizers every process starts several times slower.  There
 # the kill tests look for memory errors, which a third of their work shows
 # as well as all of it; the plain build runs them whole.  A count set in

@@ -36,20 +36,31 @@ web_test_cleanup() {
 		bash "$SRCDIR/scripts/web" down "$r" >/dev/null 2>&1 ||
 			echo "FAIL: could not stop the servers of $r"
 	done
+	db_cleanup
 	rm -rf "$tmp"
 }
 
 # up RUNDIR [ARGS...]: starts the servers; sets $url.  A failure to start
 # ends the test, with the program's log.  A move that may be taken back
 # mails and wakes the bots at once here (a test's --set may say
-# otherwise: the last line wins).
+# otherwise: the last line wins).  On a server (engine_init, postgres)
+# the run folder's database is made at its first up, and named by --db
+# (db_of RUNDIR says which).
 up() {
-	local r=$1
+	local r=$1 db_arg=()
 	shift
 	runs+=("$r")
+	if [ "$test_engine" = postgres ]; then
+		case " ${made_dbs-} " in
+		*" $r "*) ;;
+		*) db_new made_db_ "$r/data/buffertime.db"
+		   made_dbs="${made_dbs-} $r" ;;
+		esac
+		db_arg=(--db "$(db_of "$r")")
+	fi
 	if ! url=$(bash "$SRCDIR/scripts/web" up "$r" --fcgi "$BUFFERTIME_FCGI" \
 		--templates "$SRCDIR/templates" --www "$SRCDIR/www" --wait 30 \
-		--set take_back_grace=0 --set bot_wait=0 "$@" \
+		--set take_back_grace=0 --set bot_wait=0 "${db_arg[@]}" "$@" \
 		2>"$tmp/up.err"); then
 		cat "$tmp/up.err"
 		not_ok "scripts/web up $r $*"
@@ -161,9 +172,19 @@ restart() {
 	origin=$(origin_of "$base")
 }
 
-# sql QUERY: one answer from the store's file $db.
+# db_of RUNDIR: the database of the run folder's servers: its file, or
+# on a server the database up made for it.
+db_of() {
+	if [ "$test_engine" = postgres ]; then
+		pg_url "$(pg_name "$1/data/buffertime.db")"
+	else
+		echo "$1/data/buffertime.db"
+	fi
+}
+
+# sql QUERY: one answer from the store $db (a file, or a server's URL).
 sql() {
-	sqlite3 -batch "$db" "$1" 2>"$tmp/sql.err"
+	db_sql "$db" "$1" 2>"$tmp/sql.err"
 }
 
 # origin_of URL: scheme, host and port of URL.
