@@ -1,7 +1,8 @@
 /*
  * migrate.c - brings a database to the newest schema: each missing
- * migration in its own transaction.  A file tracks its version in PRAGMA
- * user_version; a PostgreSQL database in the table buffertime_schema.
+ * migration in its own transaction (a new database all of them in one).
+ * A file tracks its version in PRAGMA user_version; a PostgreSQL
+ * database in the table buffertime_schema.
  * Both engines take the same numbered list (db/schema/, db/schema/pg/).
  */
 #include <stdio.h>
@@ -90,34 +91,51 @@ static db_code begin_locked(store *s)
 	return rc == DB_OK ? db_exec(s->db, pg_version_table) : rc;
 }
 
-static store_rc apply(store *s, const store_migration *m, store_error *err)
+/* Runs the migrations of list[0 .. n) that the database, looked at
+ * again under the lock, still lacks; *failed names the one that failed. */
+static db_code run_missing(store *s, const store_migration *list, int n,
+                           const store_migration **failed)
 {
-	char *sql = migration_script(m, is_pg(s));
+	int version = store_schema_version(s);
+	db_code rc = version < 0 ? db_errcode(s->db) : DB_OK;
 
-	if (!sql)
-		return store_fail(err, STORE_ERROR, "migration %s: out of "
-		                  "memory", m->name);
-	/* The migration and its version change commit together or not at
-	 * all: a crash midway leaves the database at the version before. */
-	db_code rc = begin_locked(s);
-	int in_script = 0;
-	/* Another process may have applied it while we waited for the
-	 * lock: look again inside the transaction. */
-	if (rc == DB_OK && store_schema_version(s) < m->version) {
-		in_script = 1;
-		rc = db_exec(s->db, sql);
+	for (int i = 0; i < n && rc == DB_OK; i++) {
+		if (list[i].version <= version)
+			continue;
+		char *sql = migration_script(&list[i], is_pg(s));
+		*failed = &list[i];
+		rc = sql ? db_exec(s->db, sql) : DB_ERROR;
+		free(sql);
 	}
+	return rc;
+}
+
+/*
+ * Applies list[0 .. n) in one transaction: the migrations and their
+ * version change commit together or not at all, so a crash midway
+ * leaves the database at the version before.  Another process may have
+ * applied them while we waited for the lock: run_missing looks again.
+ */
+static store_rc apply(store *s, const store_migration *list, int n,
+                      store_error *err)
+{
+	const store_migration *failed = NULL;
+	db_code rc = begin_locked(s);
+
+	if (rc == DB_OK)
+		rc = run_missing(s, list, n, &failed);
+	int in_script = failed != NULL;
 	if (rc == DB_OK) {
 		in_script = 0;
 		rc = db_exec(s->db, "COMMIT");
 	}
-	free(sql);
 	if (rc == DB_OK)
 		return STORE_OK;
+	const char *name = failed ? failed->name : list[0].name;
 	store_rc out = in_script && rc != DB_BUSY && rc != DB_FULL
 	               ? store_fail(err, STORE_ERROR, "migration %s: %s",
-	                            m->name, db_errmsg(s->db))
-	               : store_db_fail(s, rc, m->name, err);
+	                            name, db_errmsg(s->db))
+	               : store_db_fail(s, rc, name, err);
 	db_exec(s->db, "ROLLBACK");
 	return out;
 }
@@ -171,10 +189,15 @@ store_rc store_migrate(store *s, store_error *err)
 		                  "schema version %d, newer than this "
 		                  "program's %d: upgrade the program", version,
 		                  store_schema_latest());
+	/* A new database takes the whole schema in one transaction (one
+	 * commit, not one a migration); an older one each missing migration
+	 * in its own, so an upgrade stopped midway keeps what it did. */
+	if (version == 0)
+		return apply(s, list, count, err);
 	for (int i = 0; i < count; i++) {
 		if (list[i].version <= version)
 			continue;
-		rc = apply(s, &list[i], err);
+		rc = apply(s, &list[i], 1, err);
 		if (rc != STORE_OK)
 			return rc;
 	}
