@@ -353,7 +353,15 @@ static db_stmt *pg_prepare(db_conn *conn, const char *sql)
 	if (!st)
 		return NULL;
 	snprintf(st->name, sizeof st->name, "bt%lu", ++c->names);
-	if (server_ready(c) != DB_OK || prepare_on_server(st, 1) != DB_OK) {
+	int idle = c->tx == PQTRANS_IDLE && !c->lost_tx;
+	db_code rc = server_ready(c);
+	if (rc == DB_OK)
+		rc = prepare_on_server(st, 1);
+	/* a connection found lost by preparing (which changes nothing) is
+	 * opened again at once, outside a transaction */
+	if (rc == DB_GONE && idle && server_ready(c) == DB_OK)
+		rc = prepare_on_server(st, 1);
+	if (rc != DB_OK) {
 		free_stmt(st);
 		return NULL;
 	}
@@ -454,23 +462,42 @@ static int pg_parameter_count(db_stmt *s)
 
 /* ---- running -------------------------------------------------------------- */
 
-static db_code run(pg_stmt *st)
+/* One execution of st on the server, as it is now (prepared again if the
+ * connection was opened again since); its result in *r. */
+static db_code execute(pg_stmt *st, PGresult **r)
 {
 	pg_conn *c = st->c;
 
-	if (st->bind_failed)
-		return fail(c, DB_ERROR, "out of memory binding a value", NULL);
-	if (c->lost_tx)
-		return end_lost(c, st->ends, DB_DONE);
+	*r = NULL;
 	if (server_ready(c) != DB_OK)
 		return c->code;
 	if (st->generation != c->generation &&
 	    prepare_on_server(st, 0) != DB_OK)
 		return c->code;
-	PGresult *r = PQexecPrepared(c->pg, st->name, st->nparams,
-	                             (const char *const *)st->values,
-	                             st->lengths, st->formats, 0);
-	db_code rc = take_result(c, r, st->ends);
+	*r = PQexecPrepared(c->pg, st->name, st->nparams,
+	                    (const char *const *)st->values, st->lengths,
+	                    st->formats, 0);
+	return take_result(c, *r, st->ends);
+}
+
+static db_code run(pg_stmt *st)
+{
+	pg_conn *c = st->c;
+	PGresult *r;
+
+	if (st->bind_failed)
+		return fail(c, DB_ERROR, "out of memory binding a value", NULL);
+	if (c->lost_tx)
+		return end_lost(c, st->ends, DB_DONE);
+	int idle = c->tx == PQTRANS_IDLE;
+	db_code rc = execute(st, &r);
+	/* the first use of a connection the server dropped (a restart):
+	 * what changed nothing runs again on a new one */
+	if (rc == DB_GONE && idle && !c->lost_tx &&
+	    pg_sql_retryable(st->sql)) {
+		PQclear(r);
+		rc = execute(st, &r);
+	}
 	if (rc != DB_OK) {
 		/* a write that met a lost server may or may not be done:
 		 * never a success */
@@ -669,12 +696,19 @@ static db_code pg_exec(db_conn *conn, const char *script)
 
 	if (c->lost_tx)
 		return end_lost(c, ends, DB_OK);
-	if (server_ready(c) != DB_OK)
-		return c->code;
-	PGresult *r = PQexec(c->pg, script);
-	db_code rc = take_result(c, r, ends);
-	PQclear(r);
-	return rc;
+	int idle = c->tx == PQTRANS_IDLE;
+	for (int tries = 0; ; tries++) {
+		if (server_ready(c) != DB_OK)
+			return c->code;
+		PGresult *r = PQexec(c->pg, script);
+		db_code rc = take_result(c, r, ends);
+		PQclear(r);
+		/* as run(): a lost connection's first use, if it changed
+		 * nothing, once more on a new one */
+		if (rc != DB_GONE || tries > 0 || !idle || c->lost_tx ||
+		    !pg_sql_retryable(script))
+			return rc;
+	}
 }
 
 static int pg_in_transaction(db_conn *conn)

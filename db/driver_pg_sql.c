@@ -67,6 +67,23 @@ enum pg_tx_end pg_sql_tx_end(const char *sql)
 	return ends;
 }
 
+int pg_sql_retryable(const char *sql)
+{
+	static const char *const first_words[] = {
+		"BEGIN", "SELECT", "SET", "SHOW", "VALUES"
+	};
+	size_t n = 0;
+
+	while (isspace((unsigned char)*sql))
+		sql++;
+	while (isalpha((unsigned char)sql[n]))
+		n++;
+	for (size_t i = 0; i < sizeof first_words / sizeof *first_words; i++)
+		if (word_is(sql, n, first_words[i]))
+			return 1;
+	return 0;
+}
+
 /* The end of the quoted text (quote q doubled inside) or comment at i. */
 static size_t skip_quoted(const char *s, size_t i)
 {

@@ -27,6 +27,11 @@ enum pg_tx_end pg_sql_tx_end(const char *sql);
 int pg_sql_translate(const char *sql, char *out, int *nparams, char *why,
                      size_t cap);
 
+/* 1 if sql, run outside a transaction on a connection found lost, may
+ * run again on a new one: it begins a transaction or only reads
+ * (BEGIN, SELECT, SET, SHOW, VALUES first), so it changed nothing. */
+int pg_sql_retryable(const char *sql);
+
 /* A SQLSTATE (NULL: none) as the code the store acts on. */
 db_code pg_sql_code(const char *state);
 

@@ -414,6 +414,10 @@ store_rc store_db_fail(store *s, int code, const char *what,
 	default:
 		rc = STORE_ERROR;
 	}
+	/* a statement that could not be prepared fails as DB_ERROR at its
+	 * step: the connection knows why */
+	if (code == DB_ERROR && s && s->db && db_errcode(s->db) == DB_GONE)
+		code = DB_GONE;
 	if (code == DB_GONE)   /* a server restarting: a retry may pass */
 		return store_fail(err, STORE_BUSY, "%s: the database server "
 		                  "cannot be reached (%s); try again", what,
@@ -533,7 +537,14 @@ store_rc sql_commit(store *s, store_error *err)
 
 void sql_rollback(store *s)
 {
-	if (db_in_transaction(s->db))
+	if (!db_in_transaction(s->db))
+		return;
+	/* A server lost inside the transaction must hear no more of it
+	 * until it is rolled back, and a ROLLBACK not yet prepared would
+	 * need the server: said, not prepared, it needs none. */
+	if (s->db->engine == DB_POSTGRES)
+		db_exec(s->db, "ROLLBACK");
+	else
 		sql_run(s, SQL_ROLLBACK);
 }
 
