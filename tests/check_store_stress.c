@@ -6,7 +6,7 @@
  * was not chosen in.
  *
  * Real processes (fork) on real database files in a temporary directory
- * (or, with BT_TEST_ENGINE=postgres, schemas of their own: fixture.h).
+ * (or, with BT_UNIT_ENGINE=postgres, schemas of their own: fixture.h).
  * Each process opens its own store after the fork, and the parent holds
  * no connection to a file while it forks, since an SQLite connection (and
  * SQLite's per-process lock table) must not cross a fork.  Children never

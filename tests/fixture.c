@@ -2,7 +2,7 @@
  * fixture.c - the unit tests' shared scratch files, test data and clock.
  *
  * The store's database is a SQLite file in the scratch folder, or, when
- * BT_TEST_ENGINE=postgres, a schema of its own in the PostgreSQL
+ * BT_UNIT_ENGINE=postgres, a schema of its own in the PostgreSQL
  * database at BT_PG_URL (tests/store_pg.sh starts a server for it).
  */
 #include <dirent.h>
@@ -48,7 +48,7 @@ const char *fixture_src_dir(void)
 
 int fixture_engine_is_sqlite(void)
 {
-	const char *e = getenv("BT_TEST_ENGINE");
+	const char *e = getenv("BT_UNIT_ENGINE");
 
 	/* no Check asserts: suites ask this while registering cases,
 	 * outside any test */
@@ -56,7 +56,7 @@ int fixture_engine_is_sqlite(void)
 		return 1;
 	if (!strcmp(e, "postgres"))
 		return 0;
-	fprintf(stderr, "BT_TEST_ENGINE=%s: sqlite or postgres, please\n", e);
+	fprintf(stderr, "BT_UNIT_ENGINE=%s: sqlite or postgres, please\n", e);
 	exit(EXIT_FAILURE);
 }
 
@@ -66,7 +66,7 @@ static const char *pg_url(void)
 {
 	const char *url = getenv("BT_PG_URL");
 
-	ck_assert_msg(url && *url, "BT_TEST_ENGINE=postgres needs BT_PG_URL, "
+	ck_assert_msg(url && *url, "BT_UNIT_ENGINE=postgres needs BT_PG_URL, "
 	              "a PostgreSQL URL (tests/store_pg.sh sets both)");
 	return url;
 }

@@ -4,7 +4,7 @@
  * database, a look into it on a connection of its own, and the store's
  * clock.  Every helper fails the running Check test on error.
  *
- * The database is a SQLite file, or with BT_TEST_ENGINE=postgres a
+ * The database is a SQLite file, or with BT_UNIT_ENGINE=postgres a
  * fresh schema in the PostgreSQL database at BT_PG_URL (no BT_PG_URL
  * then fails the test): tests/store_pg.sh runs the store's suites so.
  */
@@ -23,8 +23,8 @@ enum { FIXTURE_PATH_MAX = 512 };
 const char *fixture_data_dir(void);
 const char *fixture_src_dir(void);
 
-/* 1 if the tests' database is a SQLite file (BT_TEST_ENGINE unset or
- * sqlite), 0 if PostgreSQL (BT_TEST_ENGINE=postgres).  A suite registers
+/* 1 if the tests' database is a SQLite file (BT_UNIT_ENGINE unset or
+ * sqlite), 0 if PostgreSQL (BT_UNIT_ENGINE=postgres).  A suite registers
  * the cases that are about SQLite's file itself only when it is 1. */
 int fixture_engine_is_sqlite(void);
 

@@ -2,7 +2,7 @@
 # store_pg.sh - the store's Check suites on PostgreSQL: starts one
 # throwaway cluster (tests/pg-cluster.sh) in a folder of its own and runs
 # every suite that opens a store through tests/fixture.c with
-# BT_TEST_ENGINE=postgres and its BT_PG_URL (each test case in a schema
+# BT_UNIT_ENGINE=postgres and its BT_PG_URL (each test case in a schema
 # of its own), then always stops and removes the cluster.  make check
 # runs the same suites on SQLite.  No PostgreSQL server is a failure
 # (scripts/install-deps installs it), never a skip.
@@ -40,8 +40,8 @@ if ! pg_cluster_start "$base/pg" >/dev/null; then
 	echo "FAIL: no PostgreSQL server to test the store against"
 	exit 1
 fi
-BT_TEST_ENGINE=postgres
-export BT_TEST_ENGINE
+BT_UNIT_ENGINE=postgres
+export BT_UNIT_ENGINE
 
 # Two suites at a time: each waits on the server about as much as it
 # computes, so two keep a 2-core machine busy.  Each suite's log and
