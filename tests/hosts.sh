@@ -54,6 +54,7 @@ sql() {
 	psql -XAtq -v ON_ERROR_STOP=1 "$pg" -c "$1" 2>"$tmp/sql.err"
 }
 
+seed=1
 head -c 32 /dev/urandom >"$tmp/server.key"
 chmod 600 "$tmp/server.key"
 mkdir "$tmp/mail-a" "$tmp/mail-b"
@@ -106,7 +107,7 @@ check "$games games made through the pages" test "${#game_ids[@]}" = "$games"
 killer() {
 	local n=0 what pid
 	while [ ! -e "$tmp/stop" ]; do
-		sleep "0.$((RANDOM % 8 + 2))"
+		sleep "$((RANDOM % 3)).$((RANDOM % 10))"
 		[ $((n % 2)) = 0 ] && what=fcgi || what=worker
 		pid=$(head -n 1 "$tmp/host-b/$what.pid" 2>/dev/null | cut -d' ' -f1)
 		case $pid in ''|*[!0-9]*) continue ;; esac
@@ -121,16 +122,12 @@ killer() {
 killer &
 killer_pid=$!
 
-# move I: one move of game I's person through the pages, if it is theirs:
-# 0 if one was made or none was due, 1 if stuck.  A move the program
-# accepted (303, not "stale") must be in the record at once.
-accepted=0
-lost=0
+# move I: one move of game I's person through the pages (their turn):
+# 0 if one was made or none could be, 1 if stuck.  A move the program
+# accepted (303, not "stale") must be in the record at once: counted in
+# $accepted and, if not, in $lost.
 move() {
-	local i=$1 n s
-	game=${game_ids[i]}
-	s=$(turn_seat)
-	[ "$s" = 1 ] || return 0
+	local i=$1 n
 	n=$(lines)
 	jar=("" "${jars[i]}")
 	page 1
@@ -145,19 +142,45 @@ move() {
 	return 0
 }
 
-seed=1
-deadline=$((SECONDS + 600))
-while [ "$SECONDS" -lt "$deadline" ]; do
-	playing=0
-	for i in "${!game_ids[@]}"; do
-		game=${game_ids[i]}
-		[ "$(turn_seat)" = 0 ] && continue
-		playing=$((playing + 1))
-		move "$i" || not_ok "game $i: no form to play"
+# player I: game I's person, in a process (and a scratch folder: weblib's
+# answer files) of their own, moving whenever it is their turn until the
+# game ends; "accepted lost stuck" into $tmp/played.I.
+player() {
+	local i=$1 s accepted=0 lost=0 stuck=0
+	game=${game_ids[i]}
+	tmp=$tmp/player$i
+	mkdir -p "$tmp"
+	seed=$i
+	while [ "$SECONDS" -lt "$deadline" ]; do
+		s=$(turn_seat)
+		[ "$s" = 0 ] && break
+		if [ "$s" = 1 ]; then
+			move "$i" || stuck=$((stuck + 1))
+		else
+			sleep 0.1
+		fi
 	done
-	[ "$playing" = 0 ] && [ "$(wc -l <"$tmp/kills")" -ge "$kills_wanted" ] && break
-	[ "$playing" = 0 ] && sleep 0.2
+	echo "$accepted $lost $stuck" >"${tmp%/*}/played.$i"
+}
+
+deadline=$((SECONDS + 600))
+players=()
+for i in "${!game_ids[@]}"; do
+	player "$i" &
+	players+=($!)
 done
+wait "${players[@]}"
+# the killer goes on until it has killed often enough
+while [ "$(wc -l <"$tmp/kills")" -lt "$kills_wanted" ] &&
+	[ "$SECONDS" -lt "$deadline" ]; do
+	sleep 0.5
+done
+accepted=0 lost=0 stuck=0
+for i in "${!game_ids[@]}"; do
+	read -r a l k <"$tmp/played.$i" || { not_ok "game $i's player said nothing"; continue; }
+	accepted=$((accepted + a)) lost=$((lost + l)) stuck=$((stuck + k))
+done
+check "no player was left without a form to play ($stuck times)" test "$stuck" = 0
 touch "$tmp/stop"
 wait "$killer_pid"
 kills=$(wc -l <"$tmp/kills")
@@ -211,14 +234,14 @@ form pick 'action=log' || form pick 'action=work' || form random '' ||
 	not_ok "Rae has no move"
 n=$(lines)
 check "the database server stops" pg_cluster_as "$(pg_cluster_bindir)/pg_ctl" \
-	-D "$tmp/pg/data" -m fast -w stop
+	-D "$tmp/pg/data" -m fast -w -s stop
 page 1
 expect_code "the table while the database is down" 503
 check "... with Retry-After" test -n "$(header Retry-After)"
 req "${jar[1]}" POST "$form_url" "$form_body"
 expect_code "a move while the database is down" 503
 check "the database server starts again" pg_cluster_as "$(pg_cluster_bindir)/pg_ctl" \
-	-D "$tmp/pg/data" -l "$tmp/pg/log" -w start
+	-D "$tmp/pg/data" -l "$tmp/pg/log" -w -s start
 check "nothing of the refused move was written" test "$(lines)" = "$n"
 req "${jar[1]}" POST "$form_url" "$form_body"
 expect_code "the same move once it is back" 303

@@ -112,13 +112,27 @@ SHELL_TESTS = \
 	tests/mta.sh \
 	tests/answers.sh \
 	tests/inboundbomb.sh \
-	tests/slowconn.sh \
-	tests/driver_pg.sh \
-	tests/copy.sh \
-	tests/store_pg.sh
+	tests/slowconn.sh
 
-TESTS = $(LONG_TESTS) $(UNIT_TESTS) $(SHELL_TESTS)
-dist_check_SCRIPTS = $(LONG_TESTS) $(SHELL_TESTS)
+# What only a PostgreSQL server has: two hosts on one database and its
+# restart, the store's suites on it, moving an instance, the driver.
+# Each starts a throwaway server of its own (tests/pg-cluster.sh).  make
+# check runs them with the rest (the longest first); make check-pg too,
+# with the shell tests that can on PostgreSQL (TEST_ENGINE below).
+# scripts/test runs them once: in its sanitizer build's check-pg, not in
+# its werror build (print-file-tests) nor in distcheck.
+PG_TESTS = \
+	tests/hosts.sh \
+	tests/store_pg.sh \
+	tests/copy.sh \
+	tests/driver_pg.sh
+
+TESTS = $(PG_TESTS) $(LONG_TESTS) $(UNIT_TESTS) $(SHELL_TESTS)
+dist_check_SCRIPTS = $(LONG_TESTS) $(SHELL_TESTS) $(PG_TESTS)
+
+check-pg:
+	$(MAKE) $(AM_MAKEFLAGS) check TEST_ENGINE=postgres
+.PHONY: check-pg
 check_PROGRAMS = $(UNIT_TESTS)
 
 # Programs the shell tests drive: an outbox filler that plays real moves
@@ -193,7 +207,9 @@ distcheck-hook:
 	fi
 print-quick-tests:
 	@for t in $(UNIT_TESTS) $(SHELL_TESTS); do echo "$$t"; done
-.PHONY: print-quick-tests
+print-file-tests:
+	@for t in $(LONG_TESTS) $(UNIT_TESTS) $(SHELL_TESTS); do echo "$$t"; done
+.PHONY: print-quick-tests print-file-tests
 
 # libFuzzer harnesses of the parsers of outside input (tests/fuzz/), built
 # with clang into fuzz-out/ here; FUZZ_SECONDS each (scripts/fuzz).
