@@ -13,6 +13,9 @@
 #   BENCH_RSS_REQUESTS (100000)  requests between the two RSS readings
 #   BENCH_SYNC (full)  the store's synchronous setting (full or normal)
 #   BENCH_ROUNDS (3)  rounds of table, cond, bare (see below)
+#   BENCH_DB          the store: a PostgreSQL URL of an empty database
+#                     (default: a SQLite file of the run; full or normal
+#                     is then synchronous_commit on or off)
 #
 # Measured, all through nginx (one worker process, access log off):
 #   table   GET of a seat's table page (a 3-player game after a few moves)
@@ -56,7 +59,13 @@ die() {
 
 command -v wrk >/dev/null || die "wrk is not installed (scripts/install-deps)"
 command -v curl >/dev/null || die "curl is not installed"
-command -v sqlite3 >/dev/null || die "sqlite3 is not installed (scripts/install-deps)"
+db_args=()
+if [ -n "${BENCH_DB:-}" ]; then
+	db_args=(--db "$BENCH_DB")
+	command -v psql >/dev/null || die "psql is not installed (scripts/install-deps)"
+else
+	command -v sqlite3 >/dev/null || die "sqlite3 is not installed (scripts/install-deps)"
+fi
 [ -x "$fcgi" ] || die "$fcgi is not built"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bt-webbench.XXXXXX") || exit 1
@@ -83,7 +92,7 @@ cp -R "$src/www/." "$tmp/www/"
 # address, past the default games_per_hour.
 url=$(bash "$src/scripts/web" up "$tmp/run" --fcgi "$fcgi" --templates "$src/templates" \
 	--www "$tmp/www" --workers 2 --access-log off --set games_per_hour=0 \
-	--synchronous "${BENCH_SYNC:-full}" 2>"$tmp/up.err") ||
+	--synchronous "${BENCH_SYNC:-full}" "${db_args[@]}" 2>"$tmp/up.err") ||
 	{ cat "$tmp/up.err" >&2; die "scripts/web up failed"; }
 
 # A game, its seat links, and a few moves so that the table is typical.
@@ -198,6 +207,10 @@ rps_of() {
 }
 # store_lines: the number of action lines in the store.
 store_lines() {
+	if [ -n "${BENCH_DB:-}" ]; then
+		psql -XAtq "$BENCH_DB" -c 'SELECT count(*) FROM actions WHERE seat > 0'
+		return
+	fi
 	sqlite3 "$tmp/run/data/buffertime.db" 'PRAGMA busy_timeout = 10000;
 		SELECT count(*) FROM actions WHERE seat > 0;' | tail -n 1
 }
@@ -291,7 +304,8 @@ bash "$src/scripts/web" down "$tmp/run" >/dev/null 2>&1 || true
 
 # Memory: a fresh start, RSS, BENCH_RSS_REQUESTS table GETs, RSS.
 url=$(bash "$src/scripts/web" up "$tmp/run" --fcgi "$fcgi" --templates "$src/templates" \
-	--www "$tmp/www" --workers 2 --access-log off 2>"$tmp/up.err") ||
+	--www "$tmp/www" --workers 2 --access-log off "${db_args[@]}" \
+	2>"$tmp/up.err") ||
 	{ cat "$tmp/up.err" >&2; die "scripts/web up (again) failed"; }
 curl -s --max-time 10 -o /dev/null -H "Cookie: $table_cookie" "${url}g/$game"
 rss_before=$(rss)
