@@ -234,22 +234,12 @@ static const char *const sql_text[SQL__MAX] = {
 		"INSERT INTO jobs (kind, game, seq, seat, created, due)"
 		" VALUES ('move', ?1, ?2, ?3, ?4, ?4 + ?5)"
 		" ON CONFLICT (kind, game, seq) DO NOTHING",
-	/* JOB_SERVED: when job j's game last had a job done (0: never), so
-	 * that the claims take turns by game: a game whose bots just moved
-	 * waits behind one that has waited longer, and a game with many
-	 * jobs queued cannot hold back the others' bot moves.  Reviews, in
-	 * many steps (none done until the last), are by due time alone.
-	 * The kinds are listed for the index on (kind, game, seq). */
-#define JOB_SERVED \
-		"CASE WHEN j.kind = 'review' THEN 0 ELSE coalesce(" \
-		"(SELECT max(d.done) FROM jobs AS d" \
-		" WHERE d.kind IN ('move', 'review', 'hints')" \
-		" AND d.game = j.game), 0) END"
+	/* the claims take turns by game (SQL_JOB_SERVED, sql.h) */
 	[SQL_JOB_CLAIM] =
 		"UPDATE jobs SET due = ?1 + ?2, attempts = attempts + 1"
 		" WHERE id = (SELECT j.id FROM jobs AS j WHERE j.done IS NULL"
 		" AND j.due <= ?1"
-		" ORDER BY " JOB_SERVED ", j.due, j.attempts, j.id LIMIT 1)"
+		" ORDER BY " SQL_JOB_SERVED ", j.due, j.attempts, j.id LIMIT 1)"
 		" RETURNING id, kind, game, seq, seat, attempts",
 	[SQL_JOB_DONE] =
 		"UPDATE jobs SET done = ?2, outcome = ?3 WHERE id = ?1",
@@ -259,7 +249,7 @@ static const char *const sql_text[SQL__MAX] = {
 		"UPDATE jobs SET due = ?1 + ?2, attempts = attempts + 1"
 		" WHERE id = (SELECT j.id FROM jobs AS j WHERE j.done IS NULL"
 		" AND j.due <= ?1 AND (j.kind = 'review') = ?3"
-		" ORDER BY " JOB_SERVED ", j.due, j.attempts, j.id LIMIT 1)"
+		" ORDER BY " SQL_JOB_SERVED ", j.due, j.attempts, j.id LIMIT 1)"
 		" RETURNING id, kind, game, seq, seat, attempts",
 	[SQL_JOB_LATER] =
 		"UPDATE jobs SET due = ?2 WHERE id = ?1 AND done IS NULL",

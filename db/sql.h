@@ -139,6 +139,18 @@ enum sql_stmt {
  * there or means something else; NULL for the others (sql_pg.c). */
 extern const char *const sql_pg_text[];
 
+/* When job j's game last had a job done (0: never), for the claims'
+ * ORDER BY in both spellings: the claims take turns by game, so a game
+ * whose bots just moved waits behind one that has waited longer, and a
+ * game with many jobs queued cannot hold back the others' bot moves.
+ * Reviews, in many steps (none done until the last), are by due time
+ * alone.  The kinds are listed for the index on (kind, game, seq). */
+#define SQL_JOB_SERVED \
+	"CASE WHEN j.kind = 'review' THEN 0 ELSE coalesce(" \
+	"(SELECT max(d.done) FROM jobs AS d" \
+	" WHERE d.kind IN ('move', 'review', 'hints')" \
+	" AND d.game = j.game), 0) END"
+
 /* PostgreSQL: BEGIN and the one lock every writer (and migration) holds
  * for its transaction, as SQLite's BEGIN IMMEDIATE takes its file's
  * (sql.c).  Tests hold it to stand for another writer. */

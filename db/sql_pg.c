@@ -16,13 +16,6 @@
 
 #include "sql.h"
 
-/* As in sql.c: when job j's game last had a job done (0: never). */
-#define JOB_SERVED \
-		"CASE WHEN j.kind = 'review' THEN 0 ELSE coalesce(" \
-		"(SELECT max(d.done) FROM jobs AS d" \
-		" WHERE d.kind IN ('move', 'review', 'hints')" \
-		" AND d.game = j.game), 0) END"
-
 const char *const sql_pg_text[SQL__MAX] = {
 	/* BEGIN IMMEDIATE takes SQLite's one write lock at once; the
 	 * PostgreSQL driver takes its lock itself, right after BEGIN. */
@@ -125,7 +118,7 @@ const char *const sql_pg_text[SQL__MAX] = {
 		"UPDATE jobs SET due = ?1 + ?2, attempts = attempts + 1"
 		" WHERE id = (SELECT j.id FROM jobs AS j WHERE j.done IS NULL"
 		" AND j.due <= ?1"
-		" ORDER BY " JOB_SERVED ", j.due, j.attempts, j.id LIMIT 1"
+		" ORDER BY " SQL_JOB_SERVED ", j.due, j.attempts, j.id LIMIT 1"
 		" FOR UPDATE SKIP LOCKED)"
 		" RETURNING id, kind, game, seq, seat, attempts",
 	/* ... and ?3 is 0 or 1, not a boolean */
@@ -134,7 +127,7 @@ const char *const sql_pg_text[SQL__MAX] = {
 		" WHERE id = (SELECT j.id FROM jobs AS j WHERE j.done IS NULL"
 		" AND j.due <= ?1 AND CASE WHEN j.kind = 'review' THEN 1"
 		" ELSE 0 END = CAST(?3 AS bigint)"
-		" ORDER BY " JOB_SERVED ", j.due, j.attempts, j.id LIMIT 1"
+		" ORDER BY " SQL_JOB_SERVED ", j.due, j.attempts, j.id LIMIT 1"
 		" FOR UPDATE SKIP LOCKED)"
 		" RETURNING id, kind, game, seq, seat, attempts",
 	/* ?1 alone is a boolean: it is bound 0 or 1 */

@@ -17,12 +17,13 @@ tests=$(dirname "$BUFFERTIME")/tests
 # shellcheck source=tests/pg-cluster.sh
 . "$(dirname "$0")/pg-cluster.sh"
 
-# every suite that opens a store (tests/fixture.c), the longest first
-suites="check_store check_compose check_store_stress check_inbound_act
-	check_store_life check_crew check_talk_bound check_review_job
-	check_bot_talk check_compose_table check_compose_menu check_jobs
-	check_mail_budget check_limits check_hints check_takeback check_block
-	check_web check_store_end check_worker"
+# the store's own suites, the longest first (those of the layers above,
+# which open a store to compose emails or render pages, run on SQLite;
+# the shell tests take those layers to PostgreSQL through the programs)
+suites="check_store check_store_stress check_store_life check_crew
+	check_talk_bound check_review_job check_jobs check_mail_budget
+	check_limits check_hints check_takeback check_block check_store_end
+	check_worker"
 
 for s in $suites; do
 	if [ ! -x "$tests/$s" ]; then
@@ -42,6 +43,11 @@ if ! pg_cluster_start "$base/pg" >/dev/null; then
 fi
 BT_UNIT_ENGINE=postgres
 export BT_UNIT_ENGINE
+# Each store call is a round trip to the server here, and under the
+# sanitizers (scripts/test) every process is slower still: a test case's
+# time limit (CK_DEFAULT_TIMEOUT) stretches by this much.
+CK_TIMEOUT_MULTIPLIER=${CK_TIMEOUT_MULTIPLIER:-3}
+export CK_TIMEOUT_MULTIPLIER
 
 # Two suites at a time: each waits on the server about as much as it
 # computes, so two keep a 2-core machine busy.  Each suite's log and
