@@ -485,9 +485,13 @@ int sql_run(store *s, enum sql_stmt which)
  * writers on every host take turns here as they do on a file; the
  * transaction stays READ COMMITTED, so it reads what the writer before
  * it committed.  A lock held longer than the busy timeout is DB_BUSY.
+ * An advisory lock belongs to the database: its second half is the
+ * schema's, so that stores in two schemas of one database (another
+ * instance, or the tests' schema each) do not wait for each other.
  */
 const char sql_pg_begin_write[] =
-	"BEGIN; SELECT pg_advisory_xact_lock(1112821553)";
+	"BEGIN; SELECT pg_advisory_xact_lock(1112821553,"
+	" hashtext(current_schema()))";
 
 static store_rc pg_begin(store *s, store_error *err)
 {
