@@ -76,6 +76,21 @@ function watch(page, who) {
 	});
 }
 
+// page.goto(url) as a player's reload: an open table reloads itself
+// when a move lands (www/live.js), and a goto that meets that reload is
+// "interrupted by another navigation"; the table is then loaded again.
+async function visit(page, url) {
+	for (let tries = 0; ; tries++) {
+		try {
+			return await page.goto(url, { waitUntil: 'load' });
+		} catch (e) {
+			if (tries >= 3 || !/interrupted by another navigation/.test(String(e)))
+				throw e;
+			await page.waitForLoadState('load');
+		}
+	}
+}
+
 const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 const desktop = { viewport: { width: 1280, height: 800 } };
 
@@ -227,7 +242,7 @@ const anyAct = (page, action) =>
 // look then its order); else work.  side: a Side Project if there is one.
 async function tableMove(seat, table, turnNo, side) {
 	const page = seat.page;
-	await page.goto(table, { waitUntil: 'load' });
+	await visit(page, table);
 	const order = page.locator('form:has(input[name=action][value=order])');
 	if (await order.count() > 0) {
 		await submit(page, order.first());
@@ -315,7 +330,7 @@ async function takeBack(ann, game, table) {
 		await ann.page.locator('form.act').count() > 0, 'her table says it is her turn, with her forms');
 	await ann.page.screenshot({ path: join(out, 'takeback-done-ann.png') });
 	await audit(ann, 'table-taken-back');
-	await ann.page.goto(table, { waitUntil: 'load' });
+	await visit(ann.page, table);
 }
 
 async function main() {
@@ -350,7 +365,7 @@ async function create(browser) {
 	// Ann must hold a Side Project to take back: else the form again.
 	let links = [];
 	for (let tries = 0; tries < 20; tries++) {
-		await page.goto(base, { waitUntil: 'load' });
+		await visit(page, base);
 		await audit(host, 'home');
 		for (const [i, [name, email]] of people.entries()) {
 			await page.fill(`input[name=name${i + 1}]`, name);
@@ -380,7 +395,7 @@ async function play(browser) {
 	const ann = await newSeat(browser, 'ann', phone);
 	const ben = await newSeat(browser, 'ben', desktop);
 	for (const [i, s] of [ann, ben].entries()) {
-		await s.page.goto(links[i], { waitUntil: 'load' });
+		await visit(s.page, links[i]);
 		must(s.page.url() === table,
 			`${s.who} opens the seat link: the table, without the token (${s.page.url()})`);
 	}
@@ -413,7 +428,7 @@ async function play(browser) {
 				await firstScreen(seat, `${seat.who}'s move ${turns[no] + 1}`);
 			else
 				await audit(seat, 'table-moved');
-			await other.page.goto(table, { waitUntil: 'load' });
+			await visit(other.page, table);
 			const otherNo = 3 - no;
 			const forms = await other.page.locator('form.act').count();
 			check(next.status !== 'playing' || (next.turn === otherNo) === (forms > 0),
@@ -441,7 +456,7 @@ async function play(browser) {
 // Cy's game-over email.
 async function theEnd(ann, ben, game, table, st) {
 	for (const seat of [ann, ben]) {
-		await seat.page.goto(table, { waitUntil: 'load' });
+		await visit(seat.page, table);
 		check(await seat.page.locator('.result').count() === 1 &&
 			(await seat.page.locator('.result h2').innerText()).length > 0,
 			`${seat.who}'s table shows the result`);
@@ -467,7 +482,7 @@ async function outOfReach(browser) {
 		'--base-url', base);
 	for (const [who, device] of [['reach-desktop', desktop], ['reach-phone', phone]]) {
 		const seat = await newSeat(browser, who, device);
-		await seat.page.goto(link, { waitUntil: 'load' });
+		await visit(seat.page, link);
 		const notice = seat.page.locator('p.notice.reach');
 		check(await notice.count() === 1 &&
 			/can no longer be won/.test(await notice.innerText()) && await notice.isVisible(),
