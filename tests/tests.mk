@@ -163,7 +163,12 @@ AM_TESTS_ENVIRONMENT = \
 	BUFFERTIME_FCGI=$(abs_top_builddir)/buffertime.fcgi; export BUFFERTIME_FCGI; \
 	SRCDIR=$(abs_top_srcdir); export SRCDIR; \
 	TESTDATA=$(abs_top_srcdir)/tests/data; export TESTDATA; \
-	CK_DEFAULT_TIMEOUT=120; export CK_DEFAULT_TIMEOUT;
+	CK_DEFAULT_TIMEOUT=120; export CK_DEFAULT_TIMEOUT; \
+	date +%s >"$$log.start";
+
+# Each test's start (its log's .start file, beside it) and its log's
+# time of writing give how long it ran: scripts/test lists the slowest.
+CLEANFILES += tests/*.log.start
 
 # The store's engine of the shell tests that run on both (engine_init in
 # tests/testlib.sh): make check TEST_ENGINE=postgres gives each of them a
