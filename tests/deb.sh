@@ -366,11 +366,14 @@ advance() {
 stuck() {
 	local s
 	s=$(turn_seat)
-	echo "  stopped at $(lines) lines, seat $s to move; last answer $code"
+	echo "  stopped at $(lines) lines, seat $s to move; last answer $code ${loc:-}"
+	echo "  the store (seq, turn, status, sweep seq and card, snapshot seq and format): $(sql "SELECT seq, turn_seat, status, sweep_seq, sweep_card, snapshot_seq, snapshot_format FROM games WHERE id = '$game'")"
 	if [ "$s" = 1 ] || [ "$s" = 2 ]; then
 		page "$s"
 		echo "  seat $s's page: status $code, its forms:"
 		grep -o '<form[^>]*>' "$tmp/b" | sed 's/^/    /' | head -n 20
+		echo "  the states its forms were chosen in:" \
+			"$(grep -o 'name="seq" value="[0-9]*"' "$tmp/b" | sort | uniq -c | tr -s ' \n' ' ')"
 		grep -o '<p class="[a-z ]*error[^<]*' "$tmp/b" | sed 's/^/    /' | head -n 5
 	fi
 	echo "  the worker's journal:"
