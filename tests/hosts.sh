@@ -6,7 +6,7 @@
 # reviews, emails as files in a folder of each host's own), all on the
 # same database and the same server key; A's nginx passes requests to
 # an upstream of both programs (scripts/web up --also-fcgi).  HOSTS_GAMES
-# (14) games of a person and a bot are made and played to their end
+# (20) games of a person and a bot are made and played to their end
 # through A's pages, the bots moved by whichever worker claims them,
 # while host B's programs (its FastCGI program or its worker, in turn)
 # are killed with SIGKILL at random moments and started again, at least
@@ -29,7 +29,7 @@ set -u
 : "${BUFFERTIME_FCGI:?set BUFFERTIME_FCGI to the FastCGI program}"
 : "${SRCDIR:?set SRCDIR to the source tree}"
 unset BUFFERTIME_DB BUFFERTIME_NOW
-games=${HOSTS_GAMES:-14}
+games=${HOSTS_GAMES:-20}
 kills_wanted=${HOSTS_KILLS:-20}
 
 # shellcheck source=tests/testlib.sh
