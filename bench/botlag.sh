@@ -17,6 +17,9 @@
 #
 # BUILD is the build directory (default .): buffertime, buffertime.fcgi.
 # BENCH_BOT_ROLLOUTS sets the worker's bot_rollouts (default: its own).
+# BENCH_DB: the store, a PostgreSQL URL of an empty database (default: a
+# SQLite file of the run); there the worker is woken by the server when
+# Ann's move queues the bot's turn, where on a file it looks each second.
 # Prints the bot moves' delays (median, p99, largest) and, with --web,
 # bench/web.sh's output.
 set -u
@@ -47,7 +50,13 @@ die() {
 	exit 1
 }
 
-for t in curl sqlite3 nginx; do
+db_args=()
+store_tool=sqlite3
+if [ -n "${BENCH_DB:-}" ]; then
+	db_args=(--db "$BENCH_DB")
+	store_tool=psql
+fi
+for t in curl "$store_tool" nginx; do
 	command -v "$t" >/dev/null 2>&1 || [ -x "/usr/sbin/$t" ] ||
 		die "$t is not installed (scripts/install-deps)"
 done
@@ -67,12 +76,16 @@ trap 'exit 1' HUP INT TERM
 url=$(bash "$src/scripts/web" up "$tmp/run" --fcgi "$fcgi" \
 	--buffertime "$build/buffertime" --templates "$src/templates" \
 	--www "$src/www" --access-log off --mailer "$tmp/mail" \
-	"${settings[@]}" 2>"$tmp/up.err") ||
+	"${settings[@]}" "${db_args[@]}" 2>"$tmp/up.err") ||
 	{ cat "$tmp/up.err" >&2; die "scripts/web up failed"; }
 db=$tmp/run/data/buffertime.db
 
 sql() {
-	sqlite3 -batch "$db" "$1" 2>/dev/null
+	if [ -n "${BENCH_DB:-}" ]; then
+		psql -XAtq "$BENCH_DB" -c "$1" 2>/dev/null
+	else
+		sqlite3 -batch "$db" "$1" 2>/dev/null
+	fi
 }
 
 # now_ms: milliseconds of a monotonic-enough clock (GNU date).
@@ -182,14 +195,15 @@ if [ -n "$beside_web" ]; then
 	web_pid=''
 fi
 
-sort -n "$tmp/delays" | awk -v p="$players" -v web="$beside_web" '
+sort -n "$tmp/delays" | awk -v p="$players" -v web="$beside_web" \
+	-v engine="${BENCH_DB:+, on PostgreSQL}" '
 	{ v[NR] = $1 }
 	END {
 		if (NR == 0) { print "bot moves: none seen"; exit 1 }
 		i99 = int(NR * 0.99 + 0.999); if (i99 > NR) i99 = NR
 		med = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		printf "bot moves (%d players%s): %d, delay after the move before: median %d ms, p99 %d ms, largest %d ms\n",
-		    p, web ? ", beside bench/web.sh" : "", NR, med, v[i99], v[NR]
+		printf "bot moves (%d players%s%s): %d, delay after the move before: median %d ms, p99 %d ms, largest %d ms\n",
+		    p, web ? ", beside bench/web.sh" : "", engine, NR, med, v[i99], v[NR]
 	}'
 if [ -n "$beside_web" ]; then
 	cat "$tmp/web.out"

@@ -82,6 +82,12 @@ struct db_ops {
 	const char *(*errmsg)(db_conn *c);
 	/* how long a writer waits for another's lock before DB_BUSY */
 	void (*set_busy_timeout)(db_conn *c, int ms);
+	/* a descriptor that turns readable when another connection queued
+	 * work, listening from the first call on; -1 if the engine cannot
+	 * say (a file) or the server is out of reach */
+	int (*wake_fd)(db_conn *c);
+	/* 1 if work was queued since the last call (and forgets it) */
+	int (*woken)(db_conn *c);
 	void (*close)(db_conn *c);
 };
 
@@ -256,6 +262,16 @@ static inline void db_set_busy_timeout(db_conn *c, int ms)
 {
 	if (c->ops->set_busy_timeout)
 		c->ops->set_busy_timeout(c, ms);
+}
+
+static inline int db_wake_fd(db_conn *c)
+{
+	return c->ops->wake_fd(c);
+}
+
+static inline int db_woken(db_conn *c)
+{
+	return c->ops->woken(c);
 }
 
 #endif

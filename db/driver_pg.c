@@ -19,64 +19,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver.h"
-#include "driver_pg_sql.h"
-#define PQ_LOAD_CALLS
-#include "pq_load.h"
-
-#define PG_MSG_MAX 512
-#define PG_NAME_MAX 24
-#define PG_PENDING_MAX 64
-
-/* The column types read differently from plain text (pg_type.dat). */
-#define PG_BOOL_OID 16
-#define PG_BYTEA_OID 17
-
-typedef struct pg_conn {
-	db_conn head;
-	PGconn *pg;
-	unsigned long names;        /* statements named so far */
-	unsigned long generation;   /* sessions: one more at each reset */
-	PGTransactionStatusType tx; /* as the last reply left it */
-	int gone;                   /* lost: the next call resets */
-	int lost_tx;                /* lost inside a transaction: until the
-	                             * store rolls back, every call fails */
-	int64_t changes;
-	int lock_timeout_ms;        /* a writer's wait for a lock */
-	db_code code;
-	char msg[PG_MSG_MAX];
-	/* statements finalized inside a failed transaction, which refuses
-	 * even DEALLOCATE: deallocated once it ends */
-	int npending;
-	char pending[PG_PENDING_MAX][PG_NAME_MAX];
-} pg_conn;
-
-typedef struct pg_stmt {
-	db_stmt head;
-	pg_conn *c;
-	char name[PG_NAME_MAX];
-	char *sql;                  /* with $N: prepared again after a reset */
-	enum pg_tx_end ends;
-	unsigned long generation;   /* the session it is prepared in */
-	int nparams;
-	int ncols;                  /* as described when prepared */
-	char **values;              /* NULL: SQL NULL */
-	int *lengths;
-	int *formats;               /* 1 for a blob: binary */
-	int bind_failed;            /* out of memory: the run is refused */
-	PGresult *res;
-	int row;                    /* the current row of res */
-	unsigned char **blobs;      /* the row's bytea, decoded, by column */
-	size_t *blob_len;
-	int nblobs;
-} pg_stmt;
+#include "driver_pg.h"
 
 static const struct db_ops pg_ops;
 
 /* ---- words ------------------------------------------------------------- */
 
-static db_code fail(pg_conn *c, db_code code, const char *what,
-                    const char *detail)
+db_code pg_fail(pg_conn *c, db_code code, const char *what,
+                const char *detail)
 {
 	char line[PG_MSG_MAX / 2];   /* what comes first keeps its room */
 
@@ -98,7 +48,7 @@ static void succeed(pg_conn *c)
 /* The server went away.  Inside a transaction (the statement that found
  * out neither committed nor rolled it back), the transaction is lost with
  * it, and the store must hear so until it rolls back. */
-static void mark_gone(pg_conn *c, enum pg_tx_end ends)
+void pg_mark_gone(pg_conn *c, enum pg_tx_end ends)
 {
 	if (!c->gone && ends == PG_TX_NONE &&
 	    (c->tx == PQTRANS_INTRANS || c->tx == PQTRANS_INERROR ||
@@ -138,7 +88,7 @@ static db_code take_result(pg_conn *c, const PGresult *r, enum pg_tx_end ends)
 	}
 	if (s != PGRES_FATAL_ERROR && s != PGRES_NONFATAL_ERROR &&
 	    s != PGRES_BAD_RESPONSE)
-		return fail(c, DB_ERROR, "unexpected reply from PostgreSQL",
+		return pg_fail(c, DB_ERROR, "unexpected reply from PostgreSQL",
 		            PQresStatus(s));
 	const char *primary = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY)
 	                        : NULL;
@@ -146,29 +96,30 @@ static db_code take_result(pg_conn *c, const PGresult *r, enum pg_tx_end ends)
 	                   : pg_sql_code(r ? PQresultErrorField(r, PG_DIAG_SQLSTATE)
 	                                 : NULL);
 	if (code == DB_GONE)
-		mark_gone(c, ends);
+		pg_mark_gone(c, ends);
 	if (code == DB_GONE && ends == PG_TX_COMMIT)
-		return fail(c, code, "the connection to the PostgreSQL server "
+		return pg_fail(c, code, "the connection to the PostgreSQL server "
 		            "was lost at COMMIT: whether it committed is unknown",
 		            primary ? primary : PQerrorMessage(c->pg));
 	if (primary)
-		return fail(c, code, primary, NULL);
+		return pg_fail(c, code, primary, NULL);
 	if (!r && !bad)
-		return fail(c, DB_ERROR, "out of memory", NULL);
-	return fail(c, code, code == DB_GONE ? "the PostgreSQL server went away"
+		return pg_fail(c, DB_ERROR, "out of memory", NULL);
+	return pg_fail(c, code, code == DB_GONE ? "the PostgreSQL server went away"
 	                                     : "PostgreSQL failed",
 	            PQerrorMessage(c->pg));
 }
 
 /* What a new session needs, after a connect or a reset: quiet notices,
- * and how long a writer waits for another's lock before DB_BUSY (55P03),
- * as SQLite's busy timeout. */
+ * how long a writer waits for another's lock before DB_BUSY (55P03), as
+ * SQLite's busy timeout, and the LISTEN of a worker waiting for work. */
 static db_code session_setup(pg_conn *c)
 {
-	char sql[96];
+	char sql[128];
 
 	snprintf(sql, sizeof sql, "SET client_min_messages = warning; "
-	         "SET lock_timeout = %d", c->lock_timeout_ms);
+	         "SET lock_timeout = %d%s", c->lock_timeout_ms,
+	         pg_listen_sql(c));
 	PGresult *r = PQexec(c->pg, sql);
 	db_code rc = take_result(c, r, PG_TX_NONE);
 
@@ -190,7 +141,7 @@ static void deallocate(pg_conn *c, const char *name)
 	snprintf(sql, sizeof sql, "DEALLOCATE %s", name);
 	PGresult *r = PQexec(c->pg, sql);
 	if (PQstatus(c->pg) == CONNECTION_BAD)
-		mark_gone(c, PG_TX_NONE);
+		pg_mark_gone(c, PG_TX_NONE);
 	else
 		c->tx = PQtransactionStatus(c->pg);
 	PQclear(r);
@@ -209,16 +160,16 @@ static void flush_pending(pg_conn *c)
 /* Before a call that needs the server: a connection lost outside a
  * transaction is opened again, once; its statements are then prepared
  * again as they are next stepped (the generation moved on). */
-static db_code server_ready(pg_conn *c)
+db_code pg_server_ready(pg_conn *c)
 {
 	if (c->gone && c->lost_tx)
-		return fail(c, DB_GONE, "the connection to the PostgreSQL "
+		return pg_fail(c, DB_GONE, "the connection to the PostgreSQL "
 		            "server was lost inside a transaction, which is "
 		            "undone: roll it back", NULL);
 	if (c->gone) {
 		PQreset(c->pg);
 		if (PQstatus(c->pg) != CONNECTION_OK)
-			return fail(c, DB_GONE, "the PostgreSQL server went "
+			return pg_fail(c, DB_GONE, "the PostgreSQL server went "
 			            "away and cannot be reached again",
 			            PQerrorMessage(c->pg));
 		c->generation++;
@@ -236,13 +187,13 @@ static db_code server_ready(pg_conn *c)
 static db_code end_lost(pg_conn *c, enum pg_tx_end ends, db_code ok)
 {
 	if (ends == PG_TX_NONE)
-		return server_ready(c);
+		return pg_server_ready(c);
 	c->lost_tx = 0;
 	if (ends == PG_TX_ROLLBACK) {
 		succeed(c);
 		return ok;
 	}
-	return fail(c, DB_GONE, "the connection to the PostgreSQL server was "
+	return pg_fail(c, DB_GONE, "the connection to the PostgreSQL server was "
 	            "lost inside the transaction: it did not commit", NULL);
 }
 
@@ -322,7 +273,7 @@ static pg_stmt *new_stmt(pg_conn *c, const char *sql)
 
 	if (!st || !(st->sql = malloc(len + 1))) {
 		free(st);
-		fail(c, DB_ERROR, "out of memory preparing a statement", NULL);
+		pg_fail(c, DB_ERROR, "out of memory preparing a statement", NULL);
 		return NULL;
 	}
 	st->head.ops = &pg_ops;
@@ -338,7 +289,7 @@ static pg_stmt *new_stmt(pg_conn *c, const char *sql)
 	st->formats = calloc(n, sizeof *st->formats);
 	if (!st->values || !st->lengths || !st->formats) {
 		free_stmt(st);
-		fail(c, DB_ERROR, "out of memory preparing a statement", NULL);
+		pg_fail(c, DB_ERROR, "out of memory preparing a statement", NULL);
 		return NULL;
 	}
 	st->ends = pg_sql_tx_end(sql);
@@ -354,12 +305,12 @@ static db_stmt *pg_prepare(db_conn *conn, const char *sql)
 		return NULL;
 	snprintf(st->name, sizeof st->name, "bt%lu", ++c->names);
 	int idle = c->tx == PQTRANS_IDLE && !c->lost_tx;
-	db_code rc = server_ready(c);
+	db_code rc = pg_server_ready(c);
 	if (rc == DB_OK)
 		rc = prepare_on_server(st, 1);
 	/* a connection found lost by preparing (which changes nothing) is
 	 * opened again at once, outside a transaction */
-	if (rc == DB_GONE && idle && server_ready(c) == DB_OK)
+	if (rc == DB_GONE && idle && pg_server_ready(c) == DB_OK)
 		rc = prepare_on_server(st, 1);
 	if (rc != DB_OK) {
 		free_stmt(st);
@@ -469,7 +420,7 @@ static db_code execute(pg_stmt *st, PGresult **r)
 	pg_conn *c = st->c;
 
 	*r = NULL;
-	if (server_ready(c) != DB_OK)
+	if (pg_server_ready(c) != DB_OK)
 		return c->code;
 	if (st->generation != c->generation &&
 	    prepare_on_server(st, 0) != DB_OK)
@@ -486,7 +437,7 @@ static db_code run(pg_stmt *st)
 	PGresult *r;
 
 	if (st->bind_failed)
-		return fail(c, DB_ERROR, "out of memory binding a value", NULL);
+		return pg_fail(c, DB_ERROR, "out of memory binding a value", NULL);
 	if (c->lost_tx)
 		return end_lost(c, st->ends, DB_DONE);
 	int idle = c->tx == PQTRANS_IDLE;
@@ -532,156 +483,6 @@ static void pg_reset(db_stmt *s)
 	clear_values(st);
 }
 
-/* ---- columns ---------------------------------------------------------- */
-
-/* 1 if the current row has column col. */
-static int has(const pg_stmt *st, int col)
-{
-	return st->res && st->row < PQntuples(st->res) && col >= 0 &&
-	       col < PQnfields(st->res);
-}
-
-static int pg_column_count(db_stmt *s)
-{
-	pg_stmt *st = (pg_stmt *)s;
-
-	return st->res ? PQnfields(st->res) : st->ncols;
-}
-
-static int pg_column_is_null(db_stmt *s, int col)
-{
-	pg_stmt *st = (pg_stmt *)s;
-
-	return !has(st, col) || PQgetisnull(st->res, st->row, col);
-}
-
-static const char *pg_column_text(db_stmt *s, int col)
-{
-	pg_stmt *st = (pg_stmt *)s;
-
-	if (pg_column_is_null(s, col))
-		return NULL;
-	return PQgetvalue(st->res, st->row, col);
-}
-
-static int is_bool(const pg_stmt *st, int col)
-{
-	return PQftype(st->res, col) == PG_BOOL_OID;
-}
-
-static double pg_column_double(db_stmt *s, int col)
-{
-	const char *t = pg_column_text(s, col);
-
-	if (!t)
-		return 0.0;
-	if (is_bool((pg_stmt *)s, col))
-		return *t == 't' ? 1.0 : 0.0;
-	return strtod(t, NULL);
-}
-
-static int64_t pg_column_int64(db_stmt *s, int col)
-{
-	const char *t = pg_column_text(s, col);
-	char *end;
-
-	if (!t)
-		return 0;
-	if (is_bool((pg_stmt *)s, col))
-		return *t == 't';
-	long long v = strtoll(t, &end, 10);
-	if (end != t && *end != '.' && *end != 'e' && *end != 'E')
-		return (int64_t)v;
-	/* a real (or NaN, Infinity): cut as SQLite does, within range */
-	double d = strtod(t, NULL);
-	if (isnan(d))
-		return 0;
-	if (d >= 9223372036854775807.0)
-		return INT64_MAX;
-	if (d <= -9223372036854775808.0)
-		return INT64_MIN;
-	return (int64_t)d;
-}
-
-/* Column col of a bytea column, decoded into the statement (until the
- * next step or reset); NULL if out of memory. */
-static const unsigned char *decoded(pg_stmt *st, int col, size_t *len)
-{
-	if (!st->blobs) {
-		int n = PQnfields(st->res);
-		st->blobs = calloc((size_t)n, sizeof *st->blobs);
-		st->blob_len = calloc((size_t)n, sizeof *st->blob_len);
-		if (!st->blobs || !st->blob_len) {
-			free(st->blobs);
-			free(st->blob_len);
-			st->blobs = NULL;
-			st->blob_len = NULL;
-			return NULL;
-		}
-		st->nblobs = n;
-	}
-	if (!st->blobs[col]) {
-		const char *t = PQgetvalue(st->res, st->row, col);
-		st->blobs[col] = PQunescapeBytea((const unsigned char *)t,
-		                                 &st->blob_len[col]);
-	}
-	*len = st->blobs[col] ? st->blob_len[col] : 0;
-	return st->blobs[col];
-}
-
-static const void *pg_column_blob(db_stmt *s, int col)
-{
-	pg_stmt *st = (pg_stmt *)s;
-	size_t len;
-
-	if (pg_column_is_null(s, col))
-		return NULL;
-	if (PQftype(st->res, col) != PG_BYTEA_OID)
-		return PQgetvalue(st->res, st->row, col);
-	return decoded(st, col, &len);
-}
-
-static int pg_column_bytes(db_stmt *s, int col)
-{
-	pg_stmt *st = (pg_stmt *)s;
-	size_t len;
-
-	if (pg_column_is_null(s, col))
-		return 0;
-	if (PQftype(st->res, col) != PG_BYTEA_OID)
-		return PQgetlength(st->res, st->row, col);
-	decoded(st, col, &len);
-	return len > INT_MAX ? INT_MAX : (int)len;
-}
-
-static const char *pg_column_name(db_stmt *s, int col)
-{
-	pg_stmt *st = (pg_stmt *)s;
-
-	return st->res && col >= 0 && col < PQnfields(st->res)
-	       ? PQfname(st->res, col) : NULL;
-}
-
-/* By the column's type (pg_type.dat): what its values are, as SQLite
- * would say of each value. */
-static db_type pg_column_type(db_stmt *s, int col)
-{
-	pg_stmt *st = (pg_stmt *)s;
-
-	if (pg_column_is_null(s, col))
-		return DB_TYPE_NULL;
-	switch (PQftype(st->res, col)) {
-	case PG_BOOL_OID: case 20: case 21: case 23:   /* int8, 2, 4 */
-		return DB_TYPE_INT;
-	case 700: case 701: case 1700:   /* float4, float8, numeric */
-		return DB_TYPE_FLOAT;
-	case PG_BYTEA_OID:
-		return DB_TYPE_BLOB;
-	default:
-		return DB_TYPE_TEXT;
-	}
-}
-
 /* ---- the connection ----------------------------------------------------- */
 
 static int64_t pg_changes(db_conn *conn)
@@ -698,7 +499,7 @@ static db_code pg_exec(db_conn *conn, const char *script)
 		return end_lost(c, ends, DB_OK);
 	int idle = c->tx == PQTRANS_IDLE;
 	for (int tries = 0; ; tries++) {
-		if (server_ready(c) != DB_OK)
+		if (pg_server_ready(c) != DB_OK)
 			return c->code;
 		PGresult *r = PQexec(c->pg, script);
 		db_code rc = take_result(c, r, ends);
@@ -780,6 +581,8 @@ static const struct db_ops pg_ops = {
 	.errcode = pg_errcode,
 	.errmsg = pg_errmsg,
 	.set_busy_timeout = pg_set_busy_timeout,
+	.wake_fd = pg_wake_fd,
+	.woken = pg_woken,
 	.close = pg_close,
 };
 

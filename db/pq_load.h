@@ -4,7 +4,7 @@
  * A store on a file never needs libpq, and the buffertime tool starts
  * afresh for every reply an MTA hands it: linking libpq (and with it
  * OpenSSL, Kerberos and LDAP) would cost every start the loading of
- * libraries it does not use.  driver_pg.c calls libpq through this table
+ * libraries it does not use.  driver_pg*.c call libpq through this table
  * under libpq's own names.
  */
 #ifndef BT_PQ_LOAD_H
@@ -14,9 +14,10 @@
 
 #include <libpq-fe.h>
 
-/* Every libpq function driver_pg.c calls. */
+/* Every libpq function driver_pg*.c call. */
 #define PQ_FUNCTIONS(X) \
 	X(PQclear) X(PQcmdStatus) X(PQcmdTuples) X(PQconnectdb) \
+	X(PQconsumeInput) X(PQnotifies) X(PQsocket) \
 	X(PQdescribePrepared) X(PQerrorMessage) X(PQexec) \
 	X(PQexecPrepared) X(PQfinish) X(PQfname) X(PQfreemem) X(PQftype) \
 	X(PQgetisnull) X(PQgetlength) X(PQgetvalue) X(PQhost) \
@@ -35,12 +36,15 @@ extern struct pq_api pq_api;
 /* Loads libpq once; 0, or -1 with why (cap bytes) in words for people. */
 int pq_load(char *why, size_t cap);
 
-/* For driver_pg.c: libpq's names call through the table. */
+/* For driver_pg*.c: libpq's names call through the table. */
 #ifdef PQ_LOAD_CALLS
 #define PQclear (pq_api.PQclear)
 #define PQcmdStatus (pq_api.PQcmdStatus)
 #define PQcmdTuples (pq_api.PQcmdTuples)
 #define PQconnectdb (pq_api.PQconnectdb)
+#define PQconsumeInput (pq_api.PQconsumeInput)
+#define PQnotifies (pq_api.PQnotifies)
+#define PQsocket (pq_api.PQsocket)
 #define PQdescribePrepared (pq_api.PQdescribePrepared)
 #define PQerrorMessage (pq_api.PQerrorMessage)
 #define PQexec (pq_api.PQexec)

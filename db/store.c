@@ -85,6 +85,16 @@ int store_is_server(const char *path)
 	return path && db_target_is_postgres(path);
 }
 
+int store_wake_fd(store *s)
+{
+	return db_wake_fd(s->db);
+}
+
+int store_woken(store *s)
+{
+	return db_woken(s->db);
+}
+
 void store_close(store *s)
 {
 	if (!s)

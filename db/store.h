@@ -148,6 +148,17 @@ int store_is_server(const char *path);
 void store_close(store *s);
 
 /*
+ * Waiting for work others queue.  On a server, a descriptor that turns
+ * readable once another connection (any host's) has committed a job or
+ * an email, listening from the first call; -1 on a file (its one worker
+ * looks each second) or while the server is out of reach.  Call it
+ * between transactions.  store_woken: 1 if such work came since the
+ * last call (the wake-ups are then forgotten), else 0.
+ */
+int store_wake_fd(store *s);
+int store_woken(store *s);
+
+/*
  * How hard a commit waits for the disk.  STORE_SYNC_FULL (the default):
  * a move whose append returned survives a crash of the program and a
  * power cut.  STORE_SYNC_NORMAL: it survives the program being killed,

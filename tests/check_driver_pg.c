@@ -7,6 +7,7 @@
  * Each test makes the tables it uses afresh (DROP, CREATE), so that the
  * tests share the database but not their rows.
  */
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -543,6 +544,76 @@ START_TEST(test_pg_a_transaction_lost_with_its_connection_must_be_rolled_back)
 }
 END_TEST
 
+/* ---- waking a worker ---------------------------------------------------- */
+
+/* 1 if c's wake descriptor turns readable within ms milliseconds and c
+ * then says it was woken. */
+static int woken_within(db_conn *c, int ms)
+{
+	int fd = db_wake_fd(c);
+
+	ck_assert_msg(fd >= 0, "no wake descriptor: %s", db_errmsg(c));
+	if (db_woken(c))
+		return 1;
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	return poll(&p, 1, ms) == 1 && db_woken(c);
+}
+
+START_TEST(test_pg_a_listener_is_woken_by_another_connections_commit)
+{
+	db_conn *waiter = open_ok(), *other = open_ok();
+
+	ck_assert_int_ge(db_wake_fd(waiter), 0);
+	ck_assert_int_eq(db_woken(waiter), 0);
+	/* a notification is sent when its transaction commits, not before,
+	 * and never if it rolls back */
+	exec_ok(other, "BEGIN; NOTIFY buffertime_work, 'public'");
+	ck_assert_int_eq(woken_within(waiter, 300), 0);
+	exec_ok(other, "ROLLBACK");
+	ck_assert_int_eq(woken_within(waiter, 300), 0);
+	/* another instance's work (its schema's) is not this one's */
+	exec_ok(other, "NOTIFY buffertime_work, 'elsewhere'");
+	ck_assert_int_eq(woken_within(waiter, 300), 0);
+	exec_ok(other, "BEGIN; NOTIFY buffertime_work, 'public'; "
+	               "NOTIFY buffertime_work, 'public'");
+	exec_ok(other, "COMMIT");
+	ck_assert_int_eq(woken_within(waiter, 10000), 1);
+	/* woken once: the wake-ups were forgotten */
+	ck_assert_int_eq(db_woken(waiter), 0);
+	/* the waiter's own statements may read a wake-up off the socket
+	 * first: it still counts */
+	exec_ok(other, "NOTIFY buffertime_work, 'public'");
+	ck_assert_int_eq(woken_within(waiter, 10000), 1);
+	exec_ok(other, "NOTIFY buffertime_work, 'public'");
+	int got = 0;
+	for (int i = 0; i < 500 && !got; i++) {
+		poll(NULL, 0, 20);
+		ck_assert_int_eq(value(waiter, "SELECT 1"), 1);
+		got = db_woken(waiter);
+	}
+	ck_assert_int_eq(got, 1);
+	ck_assert_int_eq(db_woken(waiter), 0);
+	db_close(other);
+	db_close(waiter);
+}
+END_TEST
+
+START_TEST(test_pg_a_listener_listens_again_on_a_new_connection)
+{
+	db_conn *waiter = open_ok(), *other = open_ok();
+
+	ck_assert_int_ge(db_wake_fd(waiter), 0);
+	terminate(waiter);
+	/* the lost connection wakes the waiter, to find out and reconnect */
+	ck_assert_int_eq(woken_within(waiter, 10000), 1);
+	ck_assert_int_eq(value(waiter, "SELECT 2"), 2);
+	exec_ok(other, "NOTIFY buffertime_work, 'public'");
+	ck_assert_int_eq(woken_within(waiter, 10000), 1);
+	db_close(other);
+	db_close(waiter);
+}
+END_TEST
+
 static Suite *driver_pg_suite(void)
 {
 	Suite *s = suite_create("driver_pg");
@@ -565,6 +636,8 @@ static Suite *driver_pg_suite(void)
 	tcase_add_test(tc, test_pg_in_transaction_follows_begin_commit_rollback);
 	tcase_add_test(tc, test_pg_a_lost_connection_is_opened_again_and_reprepared);
 	tcase_add_test(tc, test_pg_a_transaction_lost_with_its_connection_must_be_rolled_back);
+	tcase_add_test(tc, test_pg_a_listener_is_woken_by_another_connections_commit);
+	tcase_add_test(tc, test_pg_a_listener_listens_again_on_a_new_connection);
 	suite_add_tcase(s, tc);
 	return s;
 }

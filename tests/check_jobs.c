@@ -6,6 +6,7 @@
  * is refused the second time; who made each line is kept; the claims
  * take turns by game.
  */
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -355,6 +356,34 @@ START_TEST(test_jobs_one_busy_game_does_not_starve_another)
 }
 END_TEST
 
+/* A worker waiting between its looks is woken when another connection
+ * (another host's, on a server) queues a bot's turn; a file's worker has
+ * nothing to wait on and looks each second. */
+START_TEST(test_jobs_a_queued_turn_wakes_a_waiting_worker)
+{
+	char id[STORE_ID_LEN + 1];
+	store *waiter = fixture_open(path);
+	int fd = store_wake_fd(waiter);
+
+	if (fixture_engine_is_sqlite()) {
+		ck_assert_int_eq(fd, -1);
+		ck_assert_int_eq(store_woken(waiter), 0);
+		store_close(waiter);
+		return;
+	}
+	ck_assert_int_ge(fd, 0);
+	create(1, 1u << 1, id);      /* no bot to move: no job, no wake */
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	ck_assert_int_eq(poll(&p, 1, 300) == 1 && store_woken(waiter), 0);
+	ck_assert_int_eq(play_first(id, ""), STORE_OK);   /* the bot's turn */
+	ck_assert_int_eq(store_wake_fd(waiter), fd);
+	ck_assert_int_eq(poll(&p, 1, 10000), 1);
+	ck_assert_int_eq(store_woken(waiter), 1);
+	ck_assert_int_eq(store_woken(waiter), 0);
+	store_close(waiter);
+}
+END_TEST
+
 static Suite *jobs_suite(void)
 {
 	Suite *s = suite_create("jobs");
@@ -369,6 +398,7 @@ static Suite *jobs_suite(void)
 	tcase_add_test(tc, test_jobs_standin_once_the_others_agree);
 	tcase_add_test(tc, test_jobs_standin_after_days_until_the_player_moves);
 	tcase_add_test(tc, test_jobs_one_busy_game_does_not_starve_another);
+	tcase_add_test(tc, test_jobs_a_queued_turn_wakes_a_waiting_worker);
 	suite_add_tcase(s, tc);
 	return s;
 }

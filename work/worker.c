@@ -161,25 +161,46 @@ void worker_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-/* Waits w->poll seconds for the next round, or less: within a second
- * once a kind has some due (a move that gave a bot the turn, an email
- * a page queued), so a bot does not wait a whole poll to move.  The stop
- * flag is read with the signals blocked and pselect unblocks them
- * atomically: a stop that comes in between still ends the wait at
- * once. */
+/* Waits up to a second, or until the store says work was queued (on a
+ * server: its LISTEN, any host's insert; a wake-up the round's own
+ * statements already read counts at once).  The stop flag is read with
+ * the signals blocked and pselect unblocks them atomically: a stop that
+ * comes in between still ends the wait at once. */
+static void wait_second(worker *w, const sigset_t *stops)
+{
+	store *st = w->bots.st;
+	int fd = store_wake_fd(st);
+	sigset_t old;
+	fd_set in;
+
+	if (fd >= 0 && store_woken(st))
+		return;
+	FD_ZERO(&in);
+	if (fd >= FD_SETSIZE)
+		fd = -1;
+	if (fd >= 0)
+		FD_SET(fd, &in);
+	sigprocmask(SIG_BLOCK, stops, &old);
+	if (!mailer_stopping()) {
+		struct timespec ts = { 1, 0 };
+		if (pselect(fd + 1, fd >= 0 ? &in : NULL, NULL, NULL, &ts,
+		            &old) > 0 && fd >= 0)
+			store_woken(st);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* Waits w->poll seconds for the next round, or less: at once when work
+ * comes due, seen within a second of its due time (a move that gave a
+ * bot the turn, an email a page queued), or on a server as soon as it is
+ * queued, so a bot does not wait a whole poll to move. */
 static void wait_round(worker *w, const sigset_t *stops)
 {
-	sigset_t old;
+	time_t end = time(NULL) + w->poll;
 
-	for (int s = 0; s < w->poll; s++) {
-		int stop;
-		sigprocmask(SIG_BLOCK, stops, &old);
-		if (!(stop = mailer_stopping())) {
-			struct timespec ts = { 1, 0 };
-			pselect(0, NULL, NULL, NULL, &ts, &old);
-		}
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		if (stop || mailer_stopping() || any_due(w))
+	for (int s = 0; s <= w->poll; s++) {
+		wait_second(w, stops);
+		if (mailer_stopping() || any_due(w) || time(NULL) >= end)
 			return;
 	}
 }

@@ -60,8 +60,9 @@ int worker_once(worker *w);
 /*
  * Rounds until SIGTERM or SIGINT (worker_signals): the email in hand is
  * finished, then it returns 0.  Between rounds it waits w->poll seconds,
- * or less: none if the round left work due, and within a second once a
- * kind has some due.
+ * or less: none if the round left work due, within a second once a
+ * kind has some due, and on a server at once when any host queues work
+ * due now (store_wake_fd).
  */
 int worker_daemon(worker *w);
 

@@ -1,0 +1,91 @@
+/*
+ * driver_pg.h - what the files of the PostgreSQL engine share (not for
+ * the rest of db/: they see db/driver.h alone): its connection and
+ * statement, and the calls one file makes of another's.
+ *   driver_pg.c       the connection, statements, values, running;
+ *   driver_pg_rows.c  the columns of the current row;
+ *   driver_pg_wake.c  waiting for the work other hosts queue (LISTEN).
+ */
+#ifndef BT_DRIVER_PG_H
+#define BT_DRIVER_PG_H
+
+#include "driver.h"
+#include "driver_pg_sql.h"
+#define PQ_LOAD_CALLS
+#include "pq_load.h"
+
+#define PG_MSG_MAX 512
+#define PG_NAME_MAX 24
+#define PG_PENDING_MAX 64
+#define PG_SCHEMA_MAX 64           /* a name: NAMEDATALEN */
+
+/* The column types read differently from plain text (pg_type.dat). */
+#define PG_BOOL_OID 16
+#define PG_BYTEA_OID 17
+
+typedef struct pg_conn {
+	db_conn head;
+	PGconn *pg;
+	unsigned long names;        /* statements named so far */
+	unsigned long generation;   /* sessions: one more at each reset */
+	PGTransactionStatusType tx; /* as the last reply left it */
+	int gone;                   /* lost: the next call resets */
+	int lost_tx;                /* lost inside a transaction: until the
+	                             * store rolls back, every call fails */
+	int64_t changes;
+	int lock_timeout_ms;        /* a writer's wait for a lock */
+	int listening;              /* LISTENs for work (driver_pg_wake.c) */
+	char schema[PG_SCHEMA_MAX]; /* ... of its schema's instance */
+	db_code code;
+	char msg[PG_MSG_MAX];
+	/* statements finalized inside a failed transaction, which refuses
+	 * even DEALLOCATE: deallocated once it ends */
+	int npending;
+	char pending[PG_PENDING_MAX][PG_NAME_MAX];
+} pg_conn;
+
+typedef struct pg_stmt {
+	db_stmt head;
+	pg_conn *c;
+	char name[PG_NAME_MAX];
+	char *sql;                  /* with $N: prepared again after a reset */
+	enum pg_tx_end ends;
+	unsigned long generation;   /* the session it is prepared in */
+	int nparams;
+	int ncols;                  /* as described when prepared */
+	char **values;              /* NULL: SQL NULL */
+	int *lengths;
+	int *formats;               /* 1 for a blob: binary */
+	int bind_failed;            /* out of memory: the run is refused */
+	PGresult *res;
+	int row;                    /* the current row of res */
+	unsigned char **blobs;      /* the row's bytea, decoded, by column */
+	size_t *blob_len;
+	int nblobs;
+} pg_stmt;
+
+
+/* driver_pg.c */
+void pg_mark_gone(pg_conn *c, enum pg_tx_end ends);
+db_code pg_server_ready(pg_conn *c);
+db_code pg_fail(pg_conn *c, db_code code, const char *what,
+                const char *detail);
+
+/* driver_pg_rows.c: the column calls of db_ops */
+int pg_column_count(db_stmt *s);
+int pg_column_is_null(db_stmt *s, int col);
+const char *pg_column_text(db_stmt *s, int col);
+double pg_column_double(db_stmt *s, int col);
+int64_t pg_column_int64(db_stmt *s, int col);
+const void *pg_column_blob(db_stmt *s, int col);
+int pg_column_bytes(db_stmt *s, int col);
+const char *pg_column_name(db_stmt *s, int col);
+db_type pg_column_type(db_stmt *s, int col);
+
+/* driver_pg_wake.c: the wake calls of db_ops, and the LISTEN a new
+ * session needs again (the SQL to add to its setup, or "") */
+int pg_wake_fd(db_conn *conn);
+int pg_woken(db_conn *conn);
+const char *pg_listen_sql(const pg_conn *c);
+
+#endif
