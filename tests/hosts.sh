@@ -107,7 +107,9 @@ check "$games games made through the pages" test "${#game_ids[@]}" = "$games"
 killer() {
 	local n=0 what pid
 	while [ ! -e "$tmp/stop" ]; do
-		sleep "$((RANDOM % 3)).$((RANDOM % 10))"
+		# every 2 to 6 s: 20 kills well inside the games (a few
+		# minutes), without host B spending the test starting up
+		sleep "$((RANDOM % 4 + 2)).$((RANDOM % 10))"
 		[ $((n % 2)) = 0 ] && what=fcgi || what=worker
 		pid=$(head -n 1 "$tmp/host-b/$what.pid" 2>/dev/null | cut -d' ' -f1)
 		case $pid in ''|*[!0-9]*) continue ;; esac
@@ -189,6 +191,7 @@ wait "$killer_pid"
 kills=$(wc -l <"$tmp/kills")
 check "host B was killed $kills times ($(grep -c fcgi "$tmp/kills") its FastCGI program)" \
 	test "$kills" -ge "$kills_wanted"
+echo "host B killed $kills times; $accepted moves accepted through the pages"
 check "host B always started again" test ! -s "$tmp/killer.err"
 check "host B is up at the end" bash "$SRCDIR/scripts/web" status "$tmp/host-b"
 ended=$(sql "SELECT count(*) FROM games WHERE status <> 'playing'")
