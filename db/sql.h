@@ -164,6 +164,7 @@ struct store {
 	store_game *scratch;        /* the game an append or export reads */
 	store_limits limits;        /* store_set_limits; all 0: none */
 	store_holds holds;          /* store_set_holds; all 0: none */
+	int send_hold;              /* store_set_send_hold; 0: none */
 	int talk_per_game;          /* store_set_talk_cap */
 };
 

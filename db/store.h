@@ -570,6 +570,16 @@ typedef struct store_outmail {
 store_rc store_outbox_claim(store *s, int64_t now, store_outmail *out,
                             store_error *err);
 
+/*
+ * The longest the sending of one email may take, in seconds, from its
+ * claim to its mark (sendmail's timeout and its courier's mark): a claim
+ * then moves the next attempt at least this far, so that on a server
+ * another host's worker never claims an email whose courier is still at
+ * it (a file needs none: its one mailer holds a lock file).  0, the default:
+ * the retry's wait alone.
+ */
+void store_set_send_hold(store *s, int seconds);
+
 /* The claimed email id went out at now. */
 store_rc store_outbox_sent(store *s, int64_t id, int64_t now,
                            store_error *err);

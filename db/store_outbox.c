@@ -54,13 +54,21 @@ static store_rc claim_locked(store *s, int64_t now, store_outmail *out,
 	if (rc != DB_ROW)
 		return store_db_fail(s, rc, "reading the outbox", err);
 	out->attempts++;
-	out->next_attempt = now + backoff(out->attempts);
+	int64_t wait = backoff(out->attempts);
+	if (wait < s->send_hold)
+		wait = s->send_hold;
+	out->next_attempt = now + wait;
 	st = sql_get(s, SQL_OUTBOX_CLAIM);
 	db_bind_int64(st, 1, out->id);
 	db_bind_int64(st, 2, out->next_attempt);
 	rc = sql_run(s, SQL_OUTBOX_CLAIM);
 	return rc == DB_DONE ? STORE_OK
 	       : store_db_fail(s, rc, "counting an attempt", err);
+}
+
+void store_set_send_hold(store *s, int seconds)
+{
+	s->send_hold = seconds > 0 ? seconds : 0;
 }
 
 store_rc store_outbox_claim(store *s, int64_t now, store_outmail *out,

@@ -43,6 +43,14 @@ store_rc courier_mark_sent(store *st, int64_t id, store_error *err)
 	return rc;
 }
 
+int courier_longest(const send_cfg *send)
+{
+	enum { MARK_TRY_SECONDS = 10, START_SECONDS = 10 };
+
+	return send->timeout + ACK_WAIT_MS / 1000 + START_SECONDS +
+	       MARK_TRIES * MARK_TRY_SECONDS;
+}
+
 /* ---- the courier's side ------------------------------------------------ */
 
 static int64_t mono_ms(void)

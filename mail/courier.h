@@ -62,6 +62,13 @@ typedef struct courier {
 int courier_start(const courier_job *j, const store_outmail *o,
                   const char *msg, size_t len, courier *k);
 
+/* The longest, in seconds, from a courier's start to its mark: the
+ * send's timeout, the wait for the mailer's word, and the mark's own
+ * process and tries on a busy database (each the store's busy wait, 5 s
+ * by default), with room to spare.  A claim holds its email this long
+ * (store_set_send_hold). */
+int courier_longest(const send_cfg *send);
+
 /* Reads the courier's outcome into *out: 0, or -1 if it ended without
  * one (killed: whether sendmail took the email is not known). */
 int courier_hear(const courier *k, courier_outcome *out);

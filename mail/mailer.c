@@ -197,9 +197,12 @@ int mailer_open(mailer *m, char *why, size_t cap)
 	m->lock_fd = -1;
 	/* On a server, mailers on several hosts run at once: each email's
 	 * claim (its attempt counted, its retry set, under the writers'
-	 * lock) keeps the others from sending it. */
-	if (store_is_server(m->db))
+	 * lock) keeps the others from sending it, for as long as its
+	 * courier may take (a killed worker's courier goes on). */
+	if (store_is_server(m->db)) {
+		store_set_send_hold(m->st, courier_longest(&m->send));
 		return 0;
+	}
 	int n = m->db != NULL ? snprintf(path, sizeof path, "%s-mailer.lock",
 	                                 m->db) : -1;
 	if (n < 0 || (size_t)n >= sizeof path) {

@@ -637,6 +637,44 @@ static int count_rows(void *ctx, const store_outmail *m)
 	return 0;
 }
 
+/* A claim holds its email for as long as its sending may take: on a
+ * server another host's worker must not claim one still being sent. */
+START_TEST(test_life_outbox_claim_holds_for_the_send_hold)
+{
+	store *s = open_ok();
+	char id[STORE_ID_LEN + 1];
+	store_outmail m;
+	store_error err;
+	const int64_t t0 = 1700000000;
+
+	set_clock(t0);
+	create_ok(s, 3, id);
+	queue_three(s, id);
+	store_set_send_hold(s, 300);
+	ck_assert_int_eq(store_outbox_claim(s, t0, &m, &err), STORE_OK);
+	ck_assert_int_eq(m.next_attempt, t0 + 300);
+	int64_t held = m.id;
+	/* past the first retry's minute it is still the first claim's */
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(store_outbox_claim(s, t0 + 299, &m, &err),
+		                 STORE_OK);
+		ck_assert_int_ne(m.id, held);
+	}
+	ck_assert_int_eq(store_outbox_claim(s, t0 + 299, &m, &err),
+	                 STORE_NOT_FOUND);
+	ck_assert_int_eq(store_outbox_claim(s, t0 + 300, &m, &err), STORE_OK);
+	ck_assert_int_eq(m.id, held);
+	ck_assert_int_eq(m.attempts, 2);
+	/* the second claim is held as long (its own retry, 2 minutes, is
+	 * shorter); without the hold, the third waits its own 4 minutes */
+	ck_assert_int_eq(m.next_attempt, t0 + 300 + 300);
+	store_set_send_hold(s, 0);
+	ck_assert_int_eq(store_outbox_claim(s, t0 + 600, &m, &err), STORE_OK);
+	ck_assert_int_eq(m.next_attempt, t0 + 600 + 4 * STORE_RETRY_FIRST);
+	store_close(s);
+}
+END_TEST
+
 START_TEST(test_life_outbox_failure_backs_off_and_is_listed)
 {
 	store *s = open_ok();
@@ -714,6 +752,7 @@ static Suite *life_suite(void)
 	tcase_add_test(tc, test_life_rematch_once_with_the_same_seats);
 	tcase_add_test(tc, test_life_outbox_claims_in_order_and_marks_sent);
 	tcase_add_test(tc, test_life_outbox_failure_backs_off_and_is_listed);
+	tcase_add_test(tc, test_life_outbox_claim_holds_for_the_send_hold);
 	suite_add_tcase(s, tc);
 	return s;
 }
