@@ -76,8 +76,7 @@ UNIT_TESTS = \
 	tests/check_mail_budget
 
 # The longest come first, so that with make -jN the short ones run beside
-# them and the run does not end waiting on one long test alone; make
-# distcheck runs all but these (scripts/test: both builds ran them).
+# them and the run does not end waiting on one long test alone.
 LONG_TESTS = \
 	tests/inboundkill.sh \
 	tests/postfix.sh \
@@ -115,17 +114,24 @@ SHELL_TESTS = \
 	tests/slowconn.sh
 
 # What only a PostgreSQL server has: two hosts on one database and its
-# restart, the store's suites on it, moving an instance, the driver.
-# Each starts a throwaway server of its own (tests/pg-cluster.sh).  make
-# check runs them with the rest (the longest first); make check-pg too,
-# with the shell tests that can on PostgreSQL (TEST_ENGINE below).
-# scripts/test runs them once: in its sanitizer build's check-pg, not in
-# its werror build (print-file-tests) nor in distcheck.
-PG_TESTS = \
+# restart, the store's suites on it (PG_LONG_TESTS), moving an instance,
+# the driver.  Each starts a throwaway server of its own
+# (tests/pg-cluster.sh).  make check runs them with the rest (the longest
+# first); make check-pg too, with the shell tests that can on PostgreSQL
+# (TEST_ENGINE below).  scripts/test runs each once (print-plain-tests,
+# print-sanitizer-tests): the long two in its plain build, the driver's
+# and the copies under the sanitizers, which see the driver's code there.
+PG_LONG_TESTS = \
 	tests/hosts.sh \
-	tests/store_pg.sh \
+	tests/store_pg.sh
+PG_TESTS = $(PG_LONG_TESTS) \
 	tests/copy.sh \
 	tests/driver_pg.sh
+
+# A test that configures, builds and installs programs of its own: under
+# the sanitizers it would run none of theirs (scripts/test runs it in its
+# plain build only).
+OWN_BUILD_TESTS = tests/install.sh
 
 TESTS = $(PG_TESTS) $(LONG_TESTS) $(UNIT_TESTS) $(SHELL_TESTS)
 dist_check_SCRIPTS = $(LONG_TESTS) $(SHELL_TESTS) $(PG_TESTS)
@@ -194,9 +200,10 @@ endif
 
 # make distcheck proves the tarball: every file git tracks is in it (but
 # the two below, which only git needs), and it builds, installs and passes
-# its tests.  scripts/test runs it with TESTS set to print-quick-tests'
-# list, all but LONG_TESTS, which the two builds before it ran in full;
-# with every file there, the tarball's own make check finds its files.
+# its tests.  scripts/test runs it with TESTS set to print-unit-tests'
+# list: the shell tests, which the two builds before it ran, would only
+# run again on the same code (every file they need is in the tarball:
+# the hook checks it).
 distcheck-hook:
 	@if test -e "$(top_srcdir)/.git" && command -v git >/dev/null 2>&1; then \
 	  missing=`cd "$(top_srcdir)" && git ls-files | while read -r f; do \
@@ -210,11 +217,23 @@ distcheck-hook:
 	else \
 	  echo "distcheck: not a git checkout; the tarball's list is not compared"; \
 	fi
-print-quick-tests:
-	@for t in $(UNIT_TESTS) $(SHELL_TESTS); do echo "$$t"; done
-print-file-tests:
-	@for t in $(LONG_TESTS) $(UNIT_TESTS) $(SHELL_TESTS); do echo "$$t"; done
-.PHONY: print-quick-tests print-file-tests
+print-unit-tests:
+	@for t in $(UNIT_TESTS); do echo "$$t"; done
+# scripts/test's plain build: every test but those PostgreSQL tests the
+# sanitizer build runs; its sanitizer build: every test but the long
+# PostgreSQL ones and those that build their own programs.
+print-plain-tests:
+	@for t in $(PG_LONG_TESTS) $(LONG_TESTS) $(UNIT_TESTS) $(SHELL_TESTS); do \
+	  echo "$$t"; done
+print-sanitizer-tests:
+	@for t in $(PG_TESTS) $(LONG_TESTS) $(UNIT_TESTS) $(SHELL_TESTS); do \
+	  case " $(PG_LONG_TESTS) $(OWN_BUILD_TESTS) " in \
+	    *" $$t "*) ;; \
+	    *) echo "$$t" ;; \
+	  esac; \
+	done
+.PHONY: print-unit-tests print-plain-tests \
+	print-sanitizer-tests
 
 # libFuzzer harnesses of the parsers of outside input (tests/fuzz/), built
 # with clang into fuzz-out/ here; FUZZ_SECONDS each (scripts/fuzz).
