@@ -101,13 +101,31 @@ static store_rc target_empty(store *to, store_error *err)
 	return STORE_OK;
 }
 
-/* INSERT INTO table (its columns as src names them) VALUES (?1 ...). */
+/* 1 if name is a column name as the schema spells them (lower case,
+ * digits, '_'), so that it goes into SQL as it is: a hand-made source's
+ * other names are refused, not quoted. */
+static int plain_name(const char *name)
+{
+	if (!name || !*name || strlen(name) > 63)
+		return 0;
+	for (const char *p = name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		      *p == '_'))
+			return 0;
+	return 1;
+}
+
+/* INSERT INTO table (its columns as src names them) VALUES (?1 ...):
+ * 0, or -1 if a name is not plain or the statement does not fit. */
 static int insert_sql(db_stmt *src, const char *table, char *sql,
                       size_t cap)
 {
 	int ncols = db_column_count(src);
 	size_t at = (size_t)snprintf(sql, cap, "INSERT INTO %s (", table);
 
+	for (int c = 0; c < ncols; c++)
+		if (!plain_name(db_column_name(src, c)))
+			return -1;
 	for (int c = 0; c < ncols && at < cap; c++)
 		at += (size_t)snprintf(sql + at, cap - at, "%s\"%s\"",
 		                       c ? ", " : "", db_column_name(src, c));
@@ -162,8 +180,8 @@ static store_rc copy_table(store *from, store *to, const char *table,
 		return store_db_fail(from, db_errcode(from->db), table, err);
 	while (rc == STORE_OK && (code = db_step(src)) == DB_ROW) {
 		if (!ins && insert_sql(src, table, sql, sizeof sql))
-			rc = store_fail(err, STORE_ERROR, "%s: too many columns",
-			                table);
+			rc = store_fail(err, STORE_INVALID, "%s: a column the "
+			                "copy does not know, or too many", table);
 		else if (!ins && !(ins = db_prepare(to->db, sql)))
 			rc = store_db_fail(to, db_errcode(to->db), table, err);
 		if (rc != STORE_OK)

@@ -116,6 +116,16 @@ if adm "$odd" copy --to "$tmp/odd-copy.db"; then
 else
 	check "a copy of an unknown table says so" grep -q 'does not know (notes)' "$tmp/err"
 fi
+# a column the schema never had, named to break out of its quotes
+odd=$tmp/odd-column.db
+adm "$odd" list && sqlite3 -batch "$odd" "ALTER TABLE blocked ADD COLUMN \"x\"\") VALUES (1); --\" TEXT;
+	INSERT INTO blocked (address, created, how) VALUES ('a@example.org', 1, 'admin')"
+if adm "$odd" copy --to "$tmp/odd-column-copy.db"; then
+	not_ok "a copy of a column it does not know was accepted"
+else
+	check "a copy of an unknown column says so: $(cat "$tmp/err")" \
+		grep -q 'blocked: a column the copy does not know' "$tmp/err"
+fi
 
 # ---- and back to a new file ------------------------------------------------------
 if adm "$pg" copy --to "$back"; then ok; else
