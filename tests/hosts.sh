@@ -124,18 +124,53 @@ killer() {
 killer &
 killer_pid=$!
 
-# move I: one move of game I's person through the pages (their turn):
-# 0 if one was made or none could be, 1 if stuck.  A move the program
-# accepted (303, not "stale") must be in the record at once: counted in
-# $accepted and, if not, in $lost.
+# watch_turns: until $tmp/turns.stop exists, every game's seat to move
+# ("ID SEAT" lines, the file replaced whole) into $tmp/turns, a few times
+# a second, one psql for all: each player asking the server on its own
+# (a psql connection a look) took more of the machine than the hosts.
+watch_turns() {
+	while [ ! -e "$tmp/turns.stop" ]; do
+		psql -XAtq -F ' ' "$pg" -c 'SELECT id, turn_seat FROM games' \
+			>"$tmp/turns.new" 2>/dev/null &&
+			mv -f "$tmp/turns.new" "$tmp/turns"
+		sleep 0.3
+	done
+}
+turns=$tmp/turns
+
+# seen_turn: $seen, the seat to move in game $game as the watcher last
+# saw it ("" if it has not yet).
+seen_turn() {
+	local id t
+	seen=''
+	while read -r id t; do
+		[ "$id" = "$game" ] && seen=$t && return 0
+	done <"$turns"
+}
+
+# pick_form: the move form a player sends from the page: log if it can,
+# else work, else any.
+pick_form() {
+	form pick 'action=log' || form pick 'action=work' || form random ''
+}
+
+# move I: one move of game I's person through the pages (their turn, as
+# the watcher saw it: a page without a move form is stuck only if the
+# store says so too): 0 if one was made or none could be, 1 if stuck.
+# A move the program accepted (303, not "stale") must be in the record
+# at once: counted in $accepted and, if not, in $lost.
 move() {
 	local i=$1 n
 	n=$(lines)
 	jar=("" "${jars[i]}")
 	page 1
 	[ "$code" = 200 ] || return 0          # B just died: later
-	form pick 'action=log' || form pick 'action=work' || form random '' ||
-		return 1
+	if ! pick_form; then
+		[ "$(turn_seat)" = 1 ] || return 0     # the watcher was behind
+		page 1                  # (the bot may have moved meanwhile)
+		[ "$code" = 200 ] || return 0
+		pick_form || return 1
+	fi
 	req "${jars[i]}" POST "$form_url" "$form_body"
 	if [ "$code" = 303 ] && [[ $loc != *m=stale* ]]; then
 		accepted=$((accepted + 1))
@@ -148,33 +183,40 @@ move() {
 # answer files) of their own, moving whenever it is their turn until the
 # game ends; "accepted lost stuck" into $tmp/played.I.
 player() {
-	local i=$1 s accepted=0 lost=0 stuck=0
+	local i=$1 accepted=0 lost=0 stuck=0 seen
 	game=${game_ids[i]}
 	tmp=$tmp/player$i
 	mkdir -p "$tmp"
 	seed=$i
 	while [ "$SECONDS" -lt "$deadline" ]; do
-		s=$(turn_seat)
-		[ "$s" = 0 ] && break
-		if [ "$s" = 1 ]; then
+		seen_turn
+		if [ "$seen" = 1 ]; then
 			move "$i" || stuck=$((stuck + 1))
-		else
-			# each look is a psql connection: every player looking
-			# ten times a second took more of the machine than the
-			# hosts (CI, under the sanitizers, beside another test)
-			sleep 0.5
+		elif [ "$seen" = 0 ] && [ "$(turn_seat)" = 0 ]; then
+			break
 		fi
+		# the watcher's next look
+		sleep 0.3
 	done
 	echo "$accepted $lost $stuck" >"${tmp%/*}/played.$i"
 }
 
 deadline=$((SECONDS + 600))
+watch_turns &
+watcher_pid=$!
+for _ in $(seq 100); do
+	[ -s "$turns" ] && break
+	sleep 0.1
+done
 players=()
 for i in "${!game_ids[@]}"; do
 	player "$i" &
 	players+=($!)
 done
 wait "${players[@]}"
+echo "the games were played in $SECONDS s"
+touch "$tmp/turns.stop"
+wait "$watcher_pid"
 # the killer goes on until it has killed often enough
 while [ "$(wc -l <"$tmp/kills")" -lt "$kills_wanted" ] &&
 	[ "$SECONDS" -lt "$deadline" ]; do

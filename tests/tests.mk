@@ -219,12 +219,16 @@ distcheck-hook:
 	fi
 print-unit-tests:
 	@for t in $(UNIT_TESTS); do echo "$$t"; done
-# scripts/test's plain build: every test but those PostgreSQL tests the
-# sanitizer build runs; its sanitizer build: every test but the long
-# PostgreSQL ones and those that build their own programs.
+# scripts/test's sanitizer build runs every test once, on SQLite, but
+# the long PostgreSQL ones and those that build their own programs; its
+# plain build runs those, and the shell tests that run on either engine
+# (a line "engine_init", tests/testlib.sh), on PostgreSQL.
 print-plain-tests:
-	@for t in $(PG_LONG_TESTS) $(LONG_TESTS) $(UNIT_TESTS) $(SHELL_TESTS); do \
-	  echo "$$t"; done
+	@for t in $(PG_LONG_TESTS); do echo "$$t"; done; \
+	for t in $(LONG_TESTS) $(SHELL_TESTS); do \
+	  if grep -q '^engine_init$$' "$(srcdir)/$$t"; then echo "$$t"; fi; \
+	done; \
+	for t in $(OWN_BUILD_TESTS); do echo "$$t"; done
 print-sanitizer-tests:
 	@for t in $(PG_TESTS) $(LONG_TESTS) $(UNIT_TESTS) $(SHELL_TESTS); do \
 	  case " $(PG_LONG_TESTS) $(OWN_BUILD_TESTS) " in \
