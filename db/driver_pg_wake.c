@@ -4,8 +4,8 @@
  * (db/schema/pg/0021-wake.sql), whichever host inserted it, so a worker
  * between its looks starts at once.  The payload names the schema of
  * the instance that queued it: another's (in the same database) wakes
- * nobody here.  A session the server dropped
- * listens again as it is set up (pg_listen_sql).
+ * nobody here.  A session the server dropped listens again as it is set
+ * up (pg_listen_sql).
  */
 #include <stdio.h>
 #include <string.h>

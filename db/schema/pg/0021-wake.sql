@@ -6,8 +6,8 @@
 -- NOTHING left out wakes nobody (FOR EACH ROW), and the notifications
 -- of one transaction are one.  The payload is the schema, so that the
 -- workers of other instances in the same database (each in a schema of
--- its own) let it pass.  Without it, a bot's move after a
--- person's waited up to the worker's one-second look.
+-- its own) let it pass.  Without it, a bot's move after a person's
+-- waited up to the worker's one-second look.
 CREATE FUNCTION buffertime_wake() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
