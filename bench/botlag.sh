@@ -142,8 +142,8 @@ bots_move() {
 	t_read=$t_prev
 	seen=$(sql "SELECT count(*) FROM actions WHERE game = '$game'")
 	while :; do
-		state=$(sql "SELECT count(*) || ' ' || turn_seat FROM games g, actions a
-			WHERE g.id = '$game' AND a.game = g.id")
+		state=$(sql "SELECT (SELECT count(*) FROM actions WHERE game = g.id)
+			|| ' ' || turn_seat FROM games g WHERE g.id = '$game'")
 		n=${state% *}
 		turn=${state#* }
 		t=$(now_ms)
