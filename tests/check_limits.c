@@ -197,6 +197,86 @@ START_TEST(test_limits_address_keys)
 }
 END_TEST
 
+/* Appends address a to the JSON list and its key by the program (or
+ * "-") to the expected lines. */
+static void add_address(char *json, size_t jcap, char *want, size_t wcap,
+                        const char *a)
+{
+	char key[STORE_EMAIL_MAX + 1];
+	size_t j = strlen(json), w = strlen(want);
+
+	ck_assert_int_lt(snprintf(json + j, jcap - j, "%s\"%s\"",
+	                          j > 1 ? "," : "", a), (int)(jcap - j));
+	ck_assert_int_lt(snprintf(want + w, wcap - w, "%s%s", w ? "\n" : "",
+	                          store_address_key(a, key, sizeof key) ? "-"
+	                          : key), (int)(wcap - w));
+}
+
+/* On PostgreSQL the database's address_key(), which the statements
+ * compare with the block list, is SQL of its own (0005, made one
+ * expression in 0022): it gives the program's key for every address,
+ * tags, case, '@'s first, last and doubled, and keys at the 254-byte
+ * bound, in ASCII and in UTF-8. */
+START_TEST(test_limits_address_key_in_the_database_is_the_programs)
+{
+	static const char *const fixed[] = {
+		"", "@", "a@", "@b", "a@b", "Ann@Example.ORG", "ann+x@b",
+		"ann+@b", "+x@b", "+@b", "a+b+c@d", "a@b@c", "a+b@c@d", "@a@b",
+		"a@b+c", "a@@b", "x+Y@Z+W@Q", "\xc3\x84+x@\xc3\x89.example",
+		"@@@Z", "@.aZ@+\xc3\xa9"
+	};
+	static const char *const letters[] = { "a", "Z", "+", "@", ".",
+	                                       "\xc3\xa9" };
+	enum { RANDOM = 2000, JSON_MAX = 200000, WANT_MAX = 120000 };
+	char *json = calloc(1, JSON_MAX), *want = calloc(1, WANT_MAX);
+	char *got = calloc(1, WANT_MAX), a[600];
+
+	ck_assert(json && want && got);
+	json[0] = '[';
+	for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+		add_address(json, JSON_MAX, want, WANT_MAX, fixed[i]);
+	/* around the bound: local parts of 246 to 256 bytes, with a tag,
+	 * and with two-byte letters */
+	for (int n = 246; n <= 256; n++)
+		for (int kind = 0; kind < 3; kind++) {
+			int len = 0;
+			while (len < n)
+				len += snprintf(a + len, sizeof a - (size_t)len,
+				                "%s", kind == 2 && len % 3 == 0
+				                ? "\xc3\xa9" : "a");
+			snprintf(a + len, sizeof a - (size_t)len, "%s@b.c",
+			         kind == 1 ? "+tag" : "");
+			add_address(json, JSON_MAX, want, WANT_MAX, a);
+		}
+	srand(26);
+	for (int i = 0; i < RANDOM; i++) {
+		int len = 0, n = rand() % 13;
+		a[0] = '\0';
+		for (int k = 0; k < n; k++)
+			len += snprintf(a + len, sizeof a - (size_t)len, "%s",
+			                letters[rand() % 6]);
+		add_address(json, JSON_MAX, want, WANT_MAX, a);
+	}
+	strcat(json, "]");
+	fixture_sql_text(path, "SELECT string_agg(coalesce(address_key(a), '-'),"
+	                 " chr(10) ORDER BY n) FROM json_array_elements_text("
+	                 "CAST(?1 AS json)) WITH ORDINALITY AS x(a, n)", json,
+	                 got, WANT_MAX);
+	/* the first key that differs */
+	for (char *g = got, *w = want; *g || *w; ) {
+		size_t gl = strcspn(g, "\n"), wl = strcspn(w, "\n");
+		ck_assert_msg(gl == wl && !memcmp(g, w, gl), "address key in the "
+		              "database '%.*s', by the program '%.*s'", (int)gl, g,
+		              (int)wl, w);
+		g += gl + (g[gl] == '\n');
+		w += wl + (w[wl] == '\n');
+	}
+	free(json);
+	free(want);
+	free(got);
+}
+END_TEST
+
 /* A 2-seat game made by the administrator's tools (no client), the
  * seats in bots ("search") or people (NULL), played to its end. */
 static void finished(const char *bot1, const char *bot2,
@@ -278,6 +358,9 @@ static Suite *limits_suite(void)
 	tcase_add_test(tc, test_limits_seat_mails_per_address_key_undo_the_game);
 	tcase_add_test(tc, test_limits_one_address_per_game);
 	tcase_add_test(tc, test_limits_address_keys);
+	/* on a file, address_key() is the program's own C function */
+	if (!fixture_engine_is_sqlite())
+		tcase_add_test(tc, test_limits_address_key_in_the_database_is_the_programs);
 	suite_add_tcase(s, tc);
 	return s;
 }
