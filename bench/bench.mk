@@ -35,4 +35,5 @@ check_PROGRAMS += bench/spawn_time
 bench_spawn_time_LDADD =
 
 EXTRA_DIST += bench/web.sh bench/play.lua bench/bots.sh bench/review.sh bench/botlag.sh \
+	bench/engines.sh \
 	bench/mailer.sh bench/inbound.sh bench/talk.sh

@@ -245,6 +245,8 @@ static void serve(web *w, FCGX_Request *fr)
 	if (e != WEB_OK)
 		page_error(w, e);
 	resp_send(w, fr->out, w->rq.method == M_HEAD);
+	/* what this request read ahead is not the next one's to read */
+	store_read_ahead_end(w->st);
 	fprintf(stderr, "%s %s %d %ldus %s\n",
 	        printable(w->rq.method_text, method, sizeof method),
 	        printable(w->rq.path, path, sizeof path), w->rs.status,

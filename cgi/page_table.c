@@ -109,6 +109,8 @@ web_err page_table(web *w)
 	vals v;
 	int seat, at;
 
+	/* on a server, what the page reads in one round trip */
+	store_read_ahead_table(w->st, w->rq.game, TABLE_TALK_SHOWN);
 	/* the cheap way first: the browser's copy is still what this seat
 	 * would see (live.c) */
 	if (table_fresh(w, 1))

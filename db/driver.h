@@ -88,6 +88,18 @@ struct db_ops {
 	int (*wake_fd)(db_conn *c);
 	/* 1 if work was queued since the last call (and forgets it) */
 	int (*woken)(db_conn *c);
+	/* Sends the n statements, each bound, to the server at once, to
+	 * read in one snapshot (outside a transaction) or in the open
+	 * transaction; each one's rows then answer its next run with the
+	 * same values there (outside, or inside that transaction), until
+	 * the connection writes, begins or ends a transaction that may
+	 * write, or read_ahead_drop.  What it cannot read ahead is read
+	 * when run.  NULL: an engine in the process, which has no round
+	 * trips to save. */
+	db_code (*read_ahead)(db_conn *c, db_stmt *const *st, int n);
+	void (*read_ahead_drop)(db_conn *c);
+	/* how many statements hold rows read ahead */
+	int (*read_ahead_held)(db_conn *c);
 	void (*close)(db_conn *c);
 };
 
@@ -272,6 +284,22 @@ static inline int db_wake_fd(db_conn *c)
 static inline int db_woken(db_conn *c)
 {
 	return c->ops->woken(c);
+}
+
+static inline db_code db_read_ahead(db_conn *c, db_stmt *const *st, int n)
+{
+	return c->ops->read_ahead ? c->ops->read_ahead(c, st, n) : DB_OK;
+}
+
+static inline void db_read_ahead_drop(db_conn *c)
+{
+	if (c->ops->read_ahead_drop)
+		c->ops->read_ahead_drop(c);
+}
+
+static inline int db_read_ahead_held(db_conn *c)
+{
+	return c->ops->read_ahead_held ? c->ops->read_ahead_held(c) : 0;
 }
 
 #endif

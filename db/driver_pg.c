@@ -55,6 +55,7 @@ void pg_mark_gone(pg_conn *c, enum pg_tx_end ends)
 	     c->tx == PQTRANS_ACTIVE))
 		c->lost_tx = 1;
 	c->gone = 1;
+	pg_read_ahead_drop(&c->head);
 }
 
 static void count_changes(pg_conn *c, const PGresult *r)
@@ -73,7 +74,7 @@ static void count_changes(pg_conn *c, const PGresult *r)
 
 /* Reads a reply (r may be NULL: libpq ran out of memory or lost the
  * server) into the connection's code and words. */
-static db_code take_result(pg_conn *c, const PGresult *r, enum pg_tx_end ends)
+db_code pg_take_result(pg_conn *c, const PGresult *r, enum pg_tx_end ends)
 {
 	ExecStatusType s = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
 	int bad = PQstatus(c->pg) == CONNECTION_BAD;
@@ -121,7 +122,7 @@ static db_code session_setup(pg_conn *c)
 	         "SET lock_timeout = %d%s", c->lock_timeout_ms,
 	         pg_listen_sql(c));
 	PGresult *r = PQexec(c->pg, sql);
-	db_code rc = take_result(c, r, PG_TX_NONE);
+	db_code rc = pg_take_result(c, r, PG_TX_NONE);
 
 	PQclear(r);
 	return rc;
@@ -172,6 +173,9 @@ db_code pg_server_ready(pg_conn *c)
 			return pg_fail(c, DB_GONE, "the PostgreSQL server went "
 			            "away and cannot be reached again",
 			            PQerrorMessage(c->pg));
+		/* a pipeline cut short by the loss is not taken along */
+		if (PQpipelineStatus(c->pg) != PQ_PIPELINE_OFF)
+			PQexitPipelineMode(c->pg);
 		c->generation++;
 		c->gone = 0;
 		c->npending = 0;
@@ -215,7 +219,9 @@ static void clear_result(pg_stmt *st)
 	st->blobs = NULL;
 	st->blob_len = NULL;
 	st->nblobs = 0;
-	PQclear(st->res);
+	if (!st->borrowed)
+		PQclear(st->res);
+	st->borrowed = 0;
 	st->res = NULL;
 	st->row = 0;
 }
@@ -233,6 +239,7 @@ static void clear_values(pg_stmt *st)
 
 static void free_stmt(pg_stmt *st)
 {
+	pg_ahead_forget(st);
 	clear_result(st);
 	if (st->values)
 		clear_values(st);
@@ -249,7 +256,7 @@ static db_code prepare_on_server(pg_stmt *st, int describe)
 {
 	pg_conn *c = st->c;
 	PGresult *r = PQprepare(c->pg, st->name, st->sql, 0, NULL);
-	db_code rc = take_result(c, r, PG_TX_NONE);
+	db_code rc = pg_take_result(c, r, PG_TX_NONE);
 
 	PQclear(r);
 	if (rc != DB_OK)
@@ -259,7 +266,7 @@ static db_code prepare_on_server(pg_stmt *st, int describe)
 		return DB_OK;
 	/* SQLite counts a statement's columns before its first step */
 	r = PQdescribePrepared(c->pg, st->name);
-	rc = take_result(c, r, PG_TX_NONE);
+	rc = pg_take_result(c, r, PG_TX_NONE);
 	if (rc == DB_OK)
 		st->ncols = PQnfields(r);
 	PQclear(r);
@@ -428,7 +435,7 @@ static db_code execute(pg_stmt *st, PGresult **r)
 	*r = PQexecPrepared(c->pg, st->name, st->nparams,
 	                    (const char *const *)st->values, st->lengths,
 	                    st->formats, 0);
-	return take_result(c, *r, st->ends);
+	return pg_take_result(c, *r, st->ends);
 }
 
 static db_code run(pg_stmt *st)
@@ -440,8 +447,13 @@ static db_code run(pg_stmt *st)
 		return pg_fail(c, DB_ERROR, "out of memory binding a value", NULL);
 	if (c->lost_tx)
 		return end_lost(c, st->ends, DB_DONE);
+	if (pg_ahead_answer(st))
+		return PQntuples(st->res) > 0 ? DB_ROW : DB_DONE;
+	db_code rc;
+	if (pg_ahead_before_run(c, st->sql, st->ends, &rc))
+		return rc == DB_OK ? DB_DONE : rc;
 	int idle = c->tx == PQTRANS_IDLE;
-	db_code rc = execute(st, &r);
+	rc = execute(st, &r);
 	/* the first use of a connection the server dropped (a restart):
 	 * what changed nothing runs again on a new one */
 	if (rc == DB_GONE && idle && !c->lost_tx &&
@@ -497,12 +509,15 @@ static db_code pg_exec(db_conn *conn, const char *script)
 
 	if (c->lost_tx)
 		return end_lost(c, ends, DB_OK);
+	db_code put_off;
+	if (pg_ahead_before_run(c, script, ends, &put_off))
+		return put_off;
 	int idle = c->tx == PQTRANS_IDLE;
 	for (int tries = 0; ; tries++) {
 		if (pg_server_ready(c) != DB_OK)
 			return c->code;
 		PGresult *r = PQexec(c->pg, script);
-		db_code rc = take_result(c, r, ends);
+		db_code rc = pg_take_result(c, r, ends);
 		PQclear(r);
 		/* as run(): a lost connection's first use, if it changed
 		 * nothing, once more on a new one */
@@ -516,7 +531,7 @@ static int pg_in_transaction(db_conn *conn)
 {
 	pg_conn *c = (pg_conn *)conn;
 
-	if (c->lost_tx)
+	if (c->lost_tx || c->begin_put_off)
 		return 1;
 	if (c->gone)
 		return 0;
@@ -551,6 +566,7 @@ static void pg_close(db_conn *conn)
 {
 	pg_conn *c = (pg_conn *)conn;
 
+	pg_read_ahead_drop(conn);
 	PQfinish(c->pg);
 	free(c);
 }
@@ -583,6 +599,9 @@ static const struct db_ops pg_ops = {
 	.set_busy_timeout = pg_set_busy_timeout,
 	.wake_fd = pg_wake_fd,
 	.woken = pg_woken,
+	.read_ahead = pg_read_ahead,
+	.read_ahead_drop = pg_read_ahead_drop,
+	.read_ahead_held = pg_read_ahead_held,
 	.close = pg_close,
 };
 

@@ -18,6 +18,8 @@
 #define PG_NAME_MAX 24
 #define PG_PENDING_MAX 64
 #define PG_SCHEMA_MAX 64           /* a name: NAMEDATALEN */
+#define PG_AHEAD_MAX 16            /* statements read ahead at once */
+#define PG_BEGIN_MAX 96            /* a read-only BEGIN put off */
 
 /* The column types read differently from plain text (pg_type.dat). */
 #define PG_BOOL_OID 16
@@ -42,6 +44,12 @@ typedef struct pg_conn {
 	 * even DEALLOCATE: deallocated once it ends */
 	int npending;
 	char pending[PG_PENDING_MAX][PG_NAME_MAX];
+	/* read ahead (driver_pg_ahead.c): the statements holding rows, and
+	 * a read-only transaction's BEGIN not sent yet */
+	struct pg_stmt *ahead[PG_AHEAD_MAX];
+	int nahead;
+	int begin_put_off;
+	char begin_sql[PG_BEGIN_MAX];
 } pg_conn;
 
 typedef struct pg_stmt {
@@ -62,11 +70,17 @@ typedef struct pg_stmt {
 	unsigned char **blobs;      /* the row's bytea, decoded, by column */
 	size_t *blob_len;
 	int nblobs;
+	PGresult *ahead;            /* rows read ahead (driver_pg_ahead.c) */
+	unsigned char *ahead_key;   /* ... with these values */
+	size_t ahead_key_len;
+	int borrowed;               /* res is ahead's: not cleared with it */
+	int ahead_in_tx;            /* read inside the open transaction */
 } pg_stmt;
 
 
 /* driver_pg.c */
 void pg_mark_gone(pg_conn *c, enum pg_tx_end ends);
+db_code pg_take_result(pg_conn *c, const PGresult *r, enum pg_tx_end ends);
 db_code pg_server_ready(pg_conn *c);
 db_code pg_fail(pg_conn *c, db_code code, const char *what,
                 const char *detail);
@@ -87,5 +101,18 @@ db_type pg_column_type(db_stmt *s, int col);
 int pg_wake_fd(db_conn *conn);
 int pg_woken(db_conn *conn);
 const char *pg_listen_sql(const pg_conn *c);
+
+/* driver_pg_ahead.c: the read-ahead calls of db_ops; whether st's next
+ * run is answered by rows read ahead (1: st->res holds them); what a
+ * statement about to run does to the rows read ahead and to a read-only
+ * BEGIN put off (1: it is done without the server, its code in *rc);
+ * a statement's rows forgotten when it is finalized */
+db_code pg_read_ahead(db_conn *conn, db_stmt *const *stmts, int n);
+void pg_read_ahead_drop(db_conn *conn);
+int pg_read_ahead_held(db_conn *conn);
+int pg_ahead_answer(pg_stmt *st);
+int pg_ahead_before_run(pg_conn *c, const char *sql, enum pg_tx_end ends,
+                        db_code *rc);
+void pg_ahead_forget(pg_stmt *st);
 
 #endif

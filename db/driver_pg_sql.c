@@ -84,6 +84,33 @@ int pg_sql_retryable(const char *sql)
 	return 0;
 }
 
+enum pg_begin pg_sql_begins(const char *sql)
+{
+	int words = 0, read = 0, read_only = 0;
+
+	for (; *sql && *sql != ';'; words++) {
+		while (isspace((unsigned char)*sql) || *sql == ',')
+			sql++;
+		size_t n = 0;
+		while (isalpha((unsigned char)sql[n]))
+			n++;
+		if (!n)
+			break;
+		if (words == 0 && !word_is(sql, n, "BEGIN") &&
+		    !word_is(sql, n, "START"))
+			return PG_BEGIN_NONE;
+		read_only |= read && word_is(sql, n, "ONLY");
+		read = word_is(sql, n, "READ");
+		sql += n;
+	}
+	if (!words)
+		return PG_BEGIN_NONE;
+	while (*sql == ';' || isspace((unsigned char)*sql))
+		sql++;
+	/* anything after the BEGIN (a script) runs with it */
+	return read_only && !*sql ? PG_BEGIN_READ_ONLY : PG_BEGIN_OTHER;
+}
+
 /* The end of the quoted text (quote q doubled inside) or comment at i. */
 static size_t skip_quoted(const char *s, size_t i)
 {

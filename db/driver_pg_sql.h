@@ -32,6 +32,11 @@ int pg_sql_translate(const char *sql, char *out, int *nparams, char *why,
  * (BEGIN, SELECT, SET, SHOW, VALUES first), so it changed nothing. */
 int pg_sql_retryable(const char *sql);
 
+/* What sql begins: a read-only transaction (a BEGIN ... READ ONLY
+ * alone), any other, or none. */
+enum pg_begin { PG_BEGIN_NONE, PG_BEGIN_READ_ONLY, PG_BEGIN_OTHER };
+enum pg_begin pg_sql_begins(const char *sql);
+
 /* A SQLSTATE (NULL: none) as the code the store acts on. */
 db_code pg_sql_code(const char *state);
 

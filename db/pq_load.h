@@ -23,7 +23,10 @@
 	X(PQgetisnull) X(PQgetlength) X(PQgetvalue) X(PQhost) \
 	X(PQnfields) X(PQntuples) X(PQport) X(PQprepare) X(PQresStatus) \
 	X(PQreset) X(PQresultErrorField) X(PQresultStatus) X(PQstatus) \
-	X(PQtransactionStatus) X(PQunescapeBytea)
+	X(PQtransactionStatus) X(PQunescapeBytea) \
+	X(PQenterPipelineMode) X(PQexitPipelineMode) X(PQpipelineSync) \
+	X(PQsendQueryParams) X(PQsendQueryPrepared) X(PQgetResult) \
+	X(PQpipelineStatus)
 
 #define PQ_MEMBER(name) __typeof__(name) *name;
 struct pq_api {
@@ -68,6 +71,13 @@ int pq_load(char *why, size_t cap);
 #define PQstatus (pq_api.PQstatus)
 #define PQtransactionStatus (pq_api.PQtransactionStatus)
 #define PQunescapeBytea (pq_api.PQunescapeBytea)
+#define PQenterPipelineMode (pq_api.PQenterPipelineMode)
+#define PQexitPipelineMode (pq_api.PQexitPipelineMode)
+#define PQpipelineSync (pq_api.PQpipelineSync)
+#define PQsendQueryParams (pq_api.PQsendQueryParams)
+#define PQsendQueryPrepared (pq_api.PQsendQueryPrepared)
+#define PQgetResult (pq_api.PQgetResult)
+#define PQpipelineStatus (pq_api.PQpipelineStatus)
 #endif
 
 #endif

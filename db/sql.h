@@ -23,7 +23,6 @@ enum sql_stmt {
 	SQL_ACTION_INSERT,
 	SQL_GAME_GET,
 	SQL_SEATS_GET,
-	SQL_ACTIONS_GET,
 	SQL_GAME_ADVANCE,
 	SQL_OUTBOX_INSERT,
 	SQL_SEAT_REVOKE,
@@ -198,6 +197,11 @@ db_stmt *sql_get(store *s, enum sql_stmt which);
 int sql_run(store *s, enum sql_stmt which);
 
 /* BEGIN IMMEDIATE / COMMIT / ROLLBACK on the table's statements. */
+/* On a server, game id's row and seats in one round trip, for the
+ * store_load about to read them (store_ahead.c): 1 if so, and the load
+ * then drops them (a later load must read anew); 0 on a file, or if
+ * rows read ahead are held already (a page's, which it reads from). */
+int sql_read_ahead_game(store *s, const char *id);
 store_rc sql_begin(store *s, store_error *err);
 store_rc sql_commit(store *s, store_error *err);
 void sql_rollback(store *s);

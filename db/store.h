@@ -657,6 +657,21 @@ store_rc store_mark_get(store *s, const char *id, int chats, store_mark *m,
                         store_error *err);
 
 /*
+ * Reading ahead (store_ahead.c).  On a server every read is a round trip;
+ * a page that is about to read game id's table (its mark with chats
+ * messages, row, seats, record, newest chats messages, shown hands, the
+ * game before it and its last line) asks for all of it at once, in one
+ * snapshot, and its reads then take the rows read ahead as long as they
+ * ask with the same values and nothing was written (store_load reads a
+ * game's row and seats so on its own).  A file reads in the process:
+ * nothing is done.  Reading ahead never fails: a read it could not make
+ * is made when it is asked for.  store_read_ahead_end forgets the rows
+ * (call it once the request is answered: a later request must read anew).
+ */
+void store_read_ahead_table(store *s, const char *id, int chats);
+void store_read_ahead_end(store *s);
+
+/*
  * The key of an email address (address.c): lower case, without the
  * "+tag" of its local part, so "Ann+x@Example.org" is "ann@example.org".
  * The block list and the mail limits compare keys.  Returns 0, or -1 if

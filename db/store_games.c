@@ -180,7 +180,7 @@ store_rc store_revoke(store *s, const char *id, int seat, int64_t *gen,
 static store_rc export_lines(store *s, const char *id, bt_record *rec,
                              store_error *err)
 {
-	db_stmt *st = sql_get(s, SQL_ACTIONS_GET);
+	db_stmt *st = sql_get(s, SQL_WALK);
 	bt_error gerr;
 	int rc;
 

@@ -98,8 +98,7 @@ store_rc store_walk(store *s, const store_game *g, int upto,
 	bad = store_feed_header(s, g, &gerr);
 	db_stmt *st = sql_get(s, SQL_WALK);
 	db_bind_text(st, 1, g->id, -1);
-	db_bind_int(st, 2, upto);
-	while (!bad && !stop && (rc = db_step(st)) == DB_ROW) {
+	while (!bad && !stop && rows < upto && (rc = db_step(st)) == DB_ROW) {
 		if (db_column_int(st, 0) != rows++)
 			break;
 		bad = walk_line(s, st, fn, ctx, &gerr, &stop);

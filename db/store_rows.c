@@ -148,7 +148,7 @@ static store_rc replay_game(store *s, store_game *g, store_error *err)
 
 	bt_replay_init(s->replay);
 	bad = store_feed_header(s, g, &gerr);
-	db_stmt *st = sql_get(s, SQL_ACTIONS_GET);
+	db_stmt *st = sql_get(s, SQL_WALK);
 	db_bind_text(st, 1, g->id, -1);
 	int rc = DB_ROW;
 	while (!bad && (rc = db_step(st)) == DB_ROW) {
@@ -256,14 +256,13 @@ static void load_life(db_stmt *st, store_game *g)
 	g->taken = db_column_int(st, 24);
 }
 
-/* Loads game id; forces a replay when replay is set (for checks), and
+/* Reads game id; forces a replay when replay is set (for checks), and
  * leaves the state out when replay < 0 (store_load_row). */
-static store_rc load(store *s, const char *id, store_game *g, int replay,
-                     store_error *err)
+static store_rc load_rows(store *s, const char *id, store_game *g,
+                          int replay, store_error *err)
 {
-	db_stmt *st = sql_get(s, SQL_GAME_GET);
 	store_rc out = STORE_OK;
-
+	db_stmt *st = sql_get(s, SQL_GAME_GET);
 	memset(g, 0, sizeof *g);
 	db_bind_text(st, 1, id, -1);
 	int rc = db_step(st);
@@ -298,6 +297,18 @@ static store_rc load(store *s, const char *id, store_game *g, int replay,
 	if (out == STORE_OK && replay >= 0 && g->ended_by)
 		g->state.status = BT_LOST;
 	return out;
+}
+
+/* load_rows, its two reads in one round trip on a server */
+static store_rc load(store *s, const char *id, store_game *g, int replay,
+                     store_error *err)
+{
+	int ahead = sql_read_ahead_game(s, id);
+	store_rc rc = load_rows(s, id, g, replay, err);
+
+	if (ahead)
+		db_read_ahead_drop(s->db);
+	return rc;
 }
 
 store_rc store_load(store *s, const char *id, store_game *out,

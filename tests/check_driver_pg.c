@@ -15,9 +15,9 @@
 
 #include <check.h>
 
-#include "driver.h"
+#include "check_driver_pg.h"
 
-static db_conn *open_ok(void)
+db_conn *open_ok(void)
 {
 	const char *url = getenv("BT_PG_URL");
 	char why[512] = "";
@@ -30,20 +30,20 @@ static db_conn *open_ok(void)
 	return c;
 }
 
-static void exec_ok(db_conn *c, const char *sql)
+void exec_ok(db_conn *c, const char *sql)
 {
 	db_code rc = db_exec(c, sql);
 	ck_assert_msg(rc == DB_OK, "%s: %d %s", sql, rc, db_errmsg(c));
 }
 
-static db_stmt *prepare_ok(db_conn *c, const char *sql)
+db_stmt *prepare_ok(db_conn *c, const char *sql)
 {
 	db_stmt *st = db_prepare(c, sql);
 	ck_assert_msg(st != NULL, "%s: %s", sql, db_errmsg(c));
 	return st;
 }
 
-static void step_is(db_conn *c, db_stmt *st, db_code want)
+void step_is(db_conn *c, db_stmt *st, db_code want)
 {
 	db_code rc = db_step(st);
 	ck_assert_msg(rc == want, "step gave %d, want %d: %s", rc, want,
@@ -51,7 +51,7 @@ static void step_is(db_conn *c, db_stmt *st, db_code want)
 }
 
 /* The first column of sql's first row, as a number. */
-static int64_t value(db_conn *c, const char *sql)
+int64_t value(db_conn *c, const char *sql)
 {
 	db_stmt *st = prepare_ok(c, sql);
 	step_is(c, st, DB_ROW);
@@ -653,6 +653,7 @@ int main(void)
 		return EXIT_FAILURE;
 	}
 	SRunner *sr = srunner_create(driver_pg_suite());
+	srunner_add_suite(sr, driver_pg_ahead_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

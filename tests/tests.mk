@@ -149,6 +149,8 @@ check_PROGRAMS += tests/maildrive tests/replydrive tests/slowclient
 # one (tests/pg-cluster.sh) and runs it with BT_PG_URL; not a UNIT_TEST,
 # which would run it without.
 check_PROGRAMS += tests/check_driver_pg
+tests_check_driver_pg_SOURCES = tests/check_driver_pg.c \
+	tests/check_driver_pg_ahead.c tests/check_driver_pg.h
 # The peak memory of another program (inboundbomb.sh): no sanitizers of
 # its own in the figures.
 check_PROGRAMS += tests/rusage
