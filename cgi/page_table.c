@@ -109,12 +109,17 @@ web_err page_table(web *w)
 	vals v;
 	int seat, at;
 
-	/* on a server, what the page reads in one round trip */
-	store_read_ahead_table(w->st, w->rq.game, TABLE_TALK_SHOWN);
+	/* on a server, what the page reads in one round trip: first only
+	 * what the cheap way needs, if the browser has a copy */
+	if (w->rq.if_none_match[0])
+		store_read_ahead_mark(w->st, w->rq.game, TABLE_TALK_SHOWN);
+	else
+		store_read_ahead_table(w->st, w->rq.game, TABLE_TALK_SHOWN);
 	/* the cheap way first: the browser's copy is still what this seat
 	 * would see (live.c) */
 	if (table_fresh(w, 1))
 		return WEB_OK;
+	store_read_ahead_table(w->st, w->rq.game, TABLE_TALK_SHOWN);
 	/* guard */
 	if ((e = seat_guard(w, &seat)))
 		return e;

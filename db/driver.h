@@ -100,6 +100,9 @@ struct db_ops {
 	void (*read_ahead_drop)(db_conn *c);
 	/* how many statements hold rows read ahead */
 	int (*read_ahead_held)(db_conn *c);
+	/* exchanges with the server so far (NULL: an engine in the
+	 * process, which makes none) */
+	int64_t (*round_trips)(db_conn *c);
 	void (*close)(db_conn *c);
 };
 
@@ -300,6 +303,11 @@ static inline void db_read_ahead_drop(db_conn *c)
 static inline int db_read_ahead_held(db_conn *c)
 {
 	return c->ops->read_ahead_held ? c->ops->read_ahead_held(c) : 0;
+}
+
+static inline int64_t db_round_trips(db_conn *c)
+{
+	return c->ops->round_trips ? c->ops->round_trips(c) : 0;
 }
 
 #endif

@@ -122,6 +122,7 @@ static db_code session_setup(pg_conn *c)
 	         "SET lock_timeout = %d%s", c->lock_timeout_ms,
 	         pg_listen_sql(c));
 	PGresult *r = PQexec(c->pg, sql);
+	c->round_trips++;
 	db_code rc = pg_take_result(c, r, PG_TX_NONE);
 
 	PQclear(r);
@@ -141,6 +142,7 @@ static void deallocate(pg_conn *c, const char *name)
 	/* the statement's own name, made here: no value is in it */
 	snprintf(sql, sizeof sql, "DEALLOCATE %s", name);
 	PGresult *r = PQexec(c->pg, sql);
+	c->round_trips++;
 	if (PQstatus(c->pg) == CONNECTION_BAD)
 		pg_mark_gone(c, PG_TX_NONE);
 	else
@@ -256,6 +258,7 @@ static db_code prepare_on_server(pg_stmt *st, int describe)
 {
 	pg_conn *c = st->c;
 	PGresult *r = PQprepare(c->pg, st->name, st->sql, 0, NULL);
+	c->round_trips++;
 	db_code rc = pg_take_result(c, r, PG_TX_NONE);
 
 	PQclear(r);
@@ -266,6 +269,7 @@ static db_code prepare_on_server(pg_stmt *st, int describe)
 		return DB_OK;
 	/* SQLite counts a statement's columns before its first step */
 	r = PQdescribePrepared(c->pg, st->name);
+	c->round_trips++;
 	rc = pg_take_result(c, r, PG_TX_NONE);
 	if (rc == DB_OK)
 		st->ncols = PQnfields(r);
@@ -435,6 +439,7 @@ static db_code execute(pg_stmt *st, PGresult **r)
 	*r = PQexecPrepared(c->pg, st->name, st->nparams,
 	                    (const char *const *)st->values, st->lengths,
 	                    st->formats, 0);
+	c->round_trips++;
 	return pg_take_result(c, *r, st->ends);
 }
 
@@ -517,6 +522,7 @@ static db_code pg_exec(db_conn *conn, const char *script)
 		if (pg_server_ready(c) != DB_OK)
 			return c->code;
 		PGresult *r = PQexec(c->pg, script);
+		c->round_trips++;
 		db_code rc = pg_take_result(c, r, ends);
 		PQclear(r);
 		/* as run(): a lost connection's first use, if it changed
@@ -525,6 +531,11 @@ static db_code pg_exec(db_conn *conn, const char *script)
 		    !pg_sql_retryable(script))
 			return rc;
 	}
+}
+
+static int64_t pg_round_trips(db_conn *conn)
+{
+	return ((pg_conn *)conn)->round_trips;
 }
 
 static int pg_in_transaction(db_conn *conn)
@@ -602,6 +613,7 @@ static const struct db_ops pg_ops = {
 	.read_ahead = pg_read_ahead,
 	.read_ahead_drop = pg_read_ahead_drop,
 	.read_ahead_held = pg_read_ahead_held,
+	.round_trips = pg_round_trips,
 	.close = pg_close,
 };
 

@@ -35,6 +35,7 @@ typedef struct pg_conn {
 	int lost_tx;                /* lost inside a transaction: until the
 	                             * store rolls back, every call fails */
 	int64_t changes;
+	int64_t round_trips;        /* exchanges with the server so far */
 	int lock_timeout_ms;        /* a writer's wait for a lock */
 	int listening;              /* LISTENs for work (driver_pg_wake.c) */
 	char schema[PG_SCHEMA_MAX]; /* ... of its schema's instance */

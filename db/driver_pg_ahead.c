@@ -160,6 +160,7 @@ static db_code send_begin(pg_conn *c)
 {
 	c->begin_put_off = 0;
 	PGresult *r = PQexec(c->pg, c->begin_sql);
+	c->round_trips++;
 	db_code rc = pg_take_result(c, r, PG_TX_NONE);
 
 	PQclear(r);
@@ -293,6 +294,7 @@ db_code pg_read_ahead(db_conn *conn, db_stmt *const *stmts, int n)
 	if (!PQenterPipelineMode(c->pg))
 		return pg_fail(c, DB_ERROR, "reading ahead",
 		               PQerrorMessage(c->pg));
+	c->round_trips++;
 	int sent = send_all(c, st, k, in_tx);
 	int synced = PQpipelineSync(c->pg);
 	int taken = sent == 0 && synced && take_all(c, st, k, in_tx) == 0;
@@ -307,6 +309,7 @@ db_code pg_read_ahead(db_conn *conn, db_stmt *const *stmts, int n)
 	/* a statement that failed left our own transaction open, aborted */
 	if (!in_tx && now != PQTRANS_IDLE) {
 		PGresult *r = PQexec(c->pg, "ROLLBACK");
+		c->round_trips++;
 		PQclear(r);
 		now = PQtransactionStatus(c->pg);
 	}

@@ -33,6 +33,7 @@ int pg_wake_fd(db_conn *conn)
 	if (!c->listening) {
 		PGresult *r = PQexec(c->pg, "LISTEN buffertime_work; "
 		                     "SELECT coalesce(current_schema(), '')");
+		c->round_trips++;
 		int ok = r && PQresultStatus(r) == PGRES_TUPLES_OK &&
 		         PQntuples(r) == 1;
 		if (ok)

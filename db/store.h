@@ -669,7 +669,14 @@ store_rc store_mark_get(store *s, const char *id, int chats, store_mark *m,
  * (call it once the request is answered: a later request must read anew).
  */
 void store_read_ahead_table(store *s, const char *id, int chats);
+/* Only the mark's reads: for a page that may need no more (a browser's
+ * copy may still be current); store_read_ahead_table then reads the
+ * rest, leaving what is read ahead already. */
+void store_read_ahead_mark(store *s, const char *id, int chats);
 void store_read_ahead_end(store *s);
+/* The exchanges with the database server so far (0 on a file): what
+ * reading ahead saves, counted. */
+int64_t store_round_trips(store *s);
 
 /*
  * The key of an email address (address.c): lower case, without the

@@ -35,16 +35,36 @@ static void send(ahead *a)
 		db_reset(a->st[i]);
 }
 
+/* The mark's reads (store_mark.c). */
+static void add_mark(ahead *a, const char *id, int chats)
+{
+	add(a, SQL_MARK_GAME, id, -1);
+	add(a, SQL_MARK_CHAT, id, chats > 0 ? chats : 1);
+}
+
+static int chats_of(int chats)
+{
+	return chats < 0 || chats > STORE_MARK_CHATS ? STORE_MARK_CHATS : chats;
+}
+
+void store_read_ahead_mark(store *s, const char *id, int chats)
+{
+	ahead a = { .s = s };
+
+	if (s->db->engine == DB_SQLITE || !id)
+		return;
+	add_mark(&a, id, chats_of(chats));
+	send(&a);
+}
+
 void store_read_ahead_table(store *s, const char *id, int chats)
 {
 	ahead a = { .s = s };
 
 	if (s->db->engine == DB_SQLITE || !id)
 		return;
-	if (chats < 0 || chats > STORE_MARK_CHATS)
-		chats = STORE_MARK_CHATS;
-	add(&a, SQL_MARK_GAME, id, -1);
-	add(&a, SQL_MARK_CHAT, id, chats > 0 ? chats : 1);
+	chats = chats_of(chats);
+	add_mark(&a, id, chats);
 	add(&a, SQL_GAME_GET, id, -1);
 	add(&a, SQL_SEATS_GET, id, -1);
 	add(&a, SQL_WALK, id, -1);
@@ -71,4 +91,9 @@ int sql_read_ahead_game(store *s, const char *id)
 void store_read_ahead_end(store *s)
 {
 	db_read_ahead_drop(s->db);
+}
+
+int64_t store_round_trips(store *s)
+{
+	return db_round_trips(s->db);
 }
