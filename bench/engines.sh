@@ -81,6 +81,8 @@ for f in 1 2 3 4; do
 	p=$(median postgres "$f")
 	t=${targets[$((f - 1))]}
 	awk -v name="${names[$((f - 1))]}" -v s="$s" -v p="$p" -v t="$t" 'BEGIN {
+		share = s > 0 ? 100 * p / s : 0
+		aim = t != "" ? " (target " t "%)" : ""
 		printf "  %-6s SQLite %7d   PostgreSQL %7d   %5.0f%%%s\n", name, s, p,
-		       s > 0 ? 100 * p / s : 0, t != "" ? " (target " t "%)" : "" }'
+		       share, aim }'
 done

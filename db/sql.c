@@ -158,27 +158,21 @@ static const char *const sql_text[SQL__MAX] = {
 		"UPDATE outbox SET dropped = ?2 WHERE id = ?1"
 		" AND sent IS NULL AND dropped IS NULL",
 	[SQL_MARK_BEGIN] = "BEGIN DEFERRED",
-	/* the game's counts once, not once per seat: the LIMIT (of a
-	 * primary key's one row) keeps both engines from folding the game's
-	 * subquery into the join */
 	[SQL_MARK_GAME] =
 		"SELECT g.players, g.seq, g.status, g.sweep_seq, g.sweep_seat,"
 		" g.sweep_card, g.turn_seat, g.turn_since, g.reminders,"
 		" g.rematch, g.updated, s.seat, s.name, s.email <> '' AND NOT"
 		" EXISTS (SELECT 1 FROM blocked AS b"
 		" WHERE b.address = address_key(s.email)),"
-		" s.notify, s.token_gen, s.nudged, g.reviewed, g.hinted,"
-		" s.standin_since, s.standin_ask, g.taken"
-		" FROM (SELECT id, players, seq, status, sweep_seq, sweep_seat,"
-		" sweep_card, turn_seat, turn_since, reminders, rematch, updated,"
-		" (SELECT count(*) FROM review_moves AS r WHERE r.game = ?1)"
-		" AS reviewed,"
-		" (SELECT count(*) FROM hints AS h WHERE h.game = ?1"
-		" AND h.seq = games.seq) AS hinted,"
-		" (SELECT count(*) FROM taken_back AS t WHERE t.game = ?1)"
-		" AS taken"
-		" FROM games WHERE id = ?1 LIMIT 1) AS g"
-		" JOIN seats AS s ON s.game = g.id ORDER BY s.seat",
+		" s.notify, s.token_gen, s.nudged,"
+		" (SELECT count(*) FROM review_moves AS r WHERE r.game = g.id),"
+		" (SELECT count(*) FROM hints AS h WHERE h.game = g.id"
+		" AND h.seq = g.seq),"
+		" s.standin_since, s.standin_ask,"
+		" (SELECT count(*) FROM taken_back AS t WHERE t.game = g.id)"
+		" FROM games AS g"
+		" JOIN seats AS s ON s.game = g.id WHERE g.id = ?1"
+		" ORDER BY s.seat",
 	[SQL_MARK_CHAT] =
 		"SELECT seq, created FROM chat WHERE game = ?1"
 		" ORDER BY seq DESC LIMIT ?2",
