@@ -112,7 +112,10 @@ new_game() {
 }
 
 # ann_moves: one move of Ann's from her table (a log, else work, else any
-# form: a Sensor Sweep's look, then its order); 0 once it is stored.
+# form: a Sensor Sweep's look, then its order); 0 once it is stored.  Her
+# line's count and the time her POST was answered (it is stored by then)
+# go to ann_lines and ann_at: a bot may answer before the next look (a
+# worker woken at once), so that look cannot be where the wait begins.
 ann_moves() {
 	local n line
 	n=$(sql "SELECT count(*) FROM actions WHERE game = '$game'")
@@ -131,6 +134,8 @@ ann_moves() {
 	esac
 	curl -s --max-time 15 -b "$tmp/jar" -o /dev/null -d "${line#*$'\t'}" \
 		"$form_url" || return 1
+	ann_at=$(now_ms)
+	ann_lines=$((n + 1))
 	[ "$(sql "SELECT count(*) FROM actions WHERE game = '$game'")" -gt "$n" ]
 }
 
@@ -138,9 +143,9 @@ ann_moves() {
 # $tmp/delays, until the turn is Ann's again or the game is over.
 bots_move() {
 	local t_prev t_read n seen state turn t
-	t_prev=$(now_ms)
+	t_prev=$ann_at
 	t_read=$t_prev
-	seen=$(sql "SELECT count(*) FROM actions WHERE game = '$game'")
+	seen=$ann_lines
 	while :; do
 		state=$(sql "SELECT (SELECT count(*) FROM actions WHERE game = g.id)
 			|| ' ' || turn_seat FROM games g WHERE g.id = '$game'")
