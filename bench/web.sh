@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # web.sh - what the web stack serves, with wrk on loopback against nginx
-# and buffertime.fcgi with 2 workers, next to two ceilings measured in the
+# and buffertime.fcgi (2 workers unless told), next to two ceilings measured in the
 # same run.  Prints numbers only: slowness is never a failure (an error
 # is: exit 1).
 #
@@ -11,6 +11,7 @@
 # bench/bare_fcgi.c with cc -lfcgi.  The environment may change:
 #   BENCH_SECS (10)  each wrk run;  BENCH_CONNS (32)  BENCH_THREADS (2)
 #   BENCH_RSS_REQUESTS (100000)  requests between the two RSS readings
+#   BENCH_WORKERS (2)  FastCGI workers of buffertime.fcgi and of bare_fcgi
 #   BENCH_SYNC (full)  the store's synchronous setting (full or normal)
 #   BENCH_ROUNDS (3)  rounds of table, cond, bare (see below)
 #   BENCH_DB          the store: a PostgreSQL URL of an empty database
@@ -34,7 +35,7 @@
 #           plays these games, so a refused POST is an error, and so is a
 #           count of moves the store's new action lines do not match
 #   static  nginx serving a file of the table page's size (ceiling)
-#   bare    bench/bare_fcgi, 2 workers, returning that page (ceiling)
+#   bare    bench/bare_fcgi, as many workers, returning that page (ceiling)
 #   RSS     of each worker before and after BENCH_RSS_REQUESTS table GETs
 # table, cond and bare run in turn, BENCH_ROUNDS times, with both servers
 # up, so that a shared machine's changing load falls on all three alike;
@@ -51,6 +52,8 @@ threads=${BENCH_THREADS:-2}
 rounds=${BENCH_ROUNDS:-3}
 case $rounds in ""|*[!0-9]*|0) echo "web.sh: BENCH_ROUNDS must be a number above 0" >&2; exit 2 ;; esac
 rss_requests=${BENCH_RSS_REQUESTS:-100000}
+workers=${BENCH_WORKERS:-2}
+case $workers in ""|*[!0-9]*|0) echo "web.sh: BENCH_WORKERS must be a number above 0" >&2; exit 2 ;; esac
 
 die() {
 	echo "bench/web.sh: $*" >&2
@@ -91,7 +94,7 @@ cp -R "$src/www/." "$tmp/www/"
 # The load makes a new game whenever one ends: hundreds an hour from one
 # address, past the default games_per_hour.
 url=$(bash "$src/scripts/web" up "$tmp/run" --fcgi "$fcgi" --templates "$src/templates" \
-	--www "$tmp/www" --workers 2 --access-log off --set games_per_hour=0 \
+	--www "$tmp/www" --workers "$workers" --access-log off --set games_per_hour=0 \
 	--synchronous "${BENCH_SYNC:-full}" "${db_args[@]}" 2>"$tmp/up.err") ||
 	{ cat "$tmp/up.err" >&2; die "scripts/web up failed"; }
 
@@ -241,12 +244,12 @@ rss() {
 	done
 }
 
-echo "web bench: wrk -t$threads -c$conns -d${secs}s, nginx + 2 FastCGI workers," \
+echo "web bench: wrk -t$threads -c$conns -d${secs}s, nginx + $workers FastCGI workers," \
 	"$(getconf _NPROCESSORS_ONLN) cores; the table page is $size bytes"
 rss_before=$(rss)
 
 bare_url=$(bash "$src/scripts/web" up "$tmp/bare" --responder "$bare $tmp/table.html" \
-	--www "$tmp/www" --workers 2 --access-log off 2>"$tmp/up.err") ||
+	--www "$tmp/www" --workers "$workers" --access-log off 2>"$tmp/up.err") ||
 	{ cat "$tmp/up.err" >&2; die "scripts/web up (bare_fcgi) failed"; }
 table_all='' cond_all='' bare_all=''
 for _ in $(seq "$rounds"); do
@@ -304,7 +307,7 @@ bash "$src/scripts/web" down "$tmp/run" >/dev/null 2>&1 || true
 
 # Memory: a fresh start, RSS, BENCH_RSS_REQUESTS table GETs, RSS.
 url=$(bash "$src/scripts/web" up "$tmp/run" --fcgi "$fcgi" --templates "$src/templates" \
-	--www "$tmp/www" --workers 2 --access-log off "${db_args[@]}" \
+	--www "$tmp/www" --workers "$workers" --access-log off "${db_args[@]}" \
 	2>"$tmp/up.err") ||
 	{ cat "$tmp/up.err" >&2; die "scripts/web up (again) failed"; }
 curl -s --max-time 10 -o /dev/null -H "Cookie: $table_cookie" "${url}g/$game"
