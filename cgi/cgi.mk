@@ -6,7 +6,7 @@ noinst_LIBRARIES += cgi/libweb.a
 cgi_libweb_a_SOURCES = \
 	cgi/out.c cgi/out.h cgi/template.c cgi/template.h \
 	cgi/input.c cgi/input.h cgi/fields.c cgi/fields.h \
-	cgi/client.c cgi/client.h \
+	cgi/client.c cgi/client.h cgi/agent.c cgi/agent.h \
 	cgi/since.c cgi/since.h cgi/talk.h cgi/talk_text.c \
 	cgi/review_chart.c cgi/review_chart.h \
 	cgi/crew_chart.c cgi/crew_chart.h
@@ -34,7 +34,9 @@ buffertime_fcgi_SOURCES = \
 	cgi/live.c \
 	cgi/page_history.c cgi/page_say.c cgi/page_nudge.c cgi/page_takeback.c cgi/page_standin.c \
 	cgi/page_again.c cgi/page_watch.c cgi/page_rules.c \
-	cgi/page_block.c cgi/page_end.c cgi/ended.h
+	cgi/page_block.c cgi/page_end.c cgi/ended.h \
+	cgi/page_signin.c cgi/signin.c cgi/signin.h \
+	cgi/settings_browsers.c cgi/settings_browsers.h
 
 dist_template_DATA = \
 	templates/layout.html templates/error.html templates/home.html \
@@ -43,7 +45,7 @@ dist_template_DATA = \
 	templates/settings.html templates/unsub.html templates/games.html \
 	templates/feed.xml \
 	templates/talk.html templates/history.html templates/rules.html \
-	templates/block.html templates/closed.html
+	templates/block.html templates/closed.html templates/signin.html
 
 dist_www_DATA = \
 	www/style.css www/live.js www/icon.svg \

@@ -33,6 +33,9 @@ static const field_spec specs[FIELD__COUNT] = {
 	[FIELD_TEXT] = TEXT("text"),            /* templates/talk.html */
 	[FIELD_NOTIFY] = TEXT("notify"),        /* templates/settings.html */
 	[FIELD_SHOW] = TEXT("show"),
+	[FIELD_SIGNOUT] = TEXT("signout"),
+	/* templates/signin.html (with k, the link's key) */
+	[FIELD_SIGNIN_ADDRESS] = TEXT("address"),
 	/* templates/home.html: the new-game form */
 	[FIELD_ONCE] = TEXT("once"),
 	[FIELD_INVITE] = TEXT("invite"),

@@ -27,6 +27,8 @@ typedef enum field_id {
 	FIELD_TEXT,          /* table talk (templates/talk.html) */
 	FIELD_NOTIFY,        /* settings (templates/settings.html) */
 	FIELD_SHOW,
+	FIELD_SIGNOUT,       /* settings.html: a browser's sign-in id, "all" */
+	FIELD_SIGNIN_ADDRESS, /* templates/signin.html: whose games */
 	/* the new-game form (templates/home.html) */
 	FIELD_ONCE,
 	FIELD_INVITE,

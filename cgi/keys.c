@@ -26,4 +26,5 @@ const char *const web_tpl_files[TPL__MAX] = {
 	[TPL_RULES] = "rules.html",
 	[TPL_BLOCK] = "block.html",
 	[TPL_CLOSED] = "closed.html",
+	[TPL_SIGNIN] = "signin.html",
 };

@@ -117,7 +117,13 @@
 	X(kind) X(kind_anchor) X(kind_name) X(kind_ids) X(kind_text) \
 	X(sidecard) X(side_id) X(side_name) X(side_t) X(side_l) \
 	X(asgcard) X(asg_id) X(asg_name) X(asg_t) X(asg_l) \
-	X(shiftcard) X(shift_ids) X(shift_name) X(shift_icons)
+	X(shiftcard) X(shift_ids) X(shift_name) X(shift_icons) \
+	/* signin.html; games.html and settings.html (signed-in browsers) */ \
+	X(signin_url) X(signin_ask) X(signin_asked) X(signin_address) \
+	X(signin_confirm) X(signin_key) X(signin_hours) X(signin_browsers) \
+	X(signed_in) X(signed_in_as) X(signout_url) \
+	X(browser) X(browser_id) X(browser_name) X(browser_since) \
+	X(browser_seen) X(browser_this) X(has_browsers) X(browsers_none)
 
 #define WEB_KEY_ENUM(n) K_##n,
 typedef enum web_key { WEB_KEYS(WEB_KEY_ENUM) K__MAX } web_key;
@@ -146,6 +152,7 @@ typedef enum web_tpl {
 	TPL_RULES,     /* how to play, from the engine's facts */
 	TPL_BLOCK,     /* stop all email from this server to an address */
 	TPL_CLOSED,    /* the home page where only the admin makes games */
+	TPL_SIGNIN,    /* "Email me my games", and its link's button */
 	TPL__MAX
 } web_tpl;
 

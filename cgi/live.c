@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "fields.h"
+#include "signin.h"
 #include "since.h"
 #include "table.h"
 
@@ -212,19 +213,35 @@ int live_match(const char *field, const char *tag)
 	return 0;
 }
 
+/* The seat the request holds, as seat_guard finds it, in the game of
+ * mark m: 1 with *s, or 0. */
+static int held_seat(web *w, const store_mark *m, int *s)
+{
+	store_error err;
+	int64_t gen;
+
+	if (seat_cookie(w, s, &gen) == 0 && *s >= 1 && *s <= m->players &&
+	    *s <= BT_MAX_PLAYERS && gen == m->seats[*s - 1].token_gen)
+		return 1;
+	/* a signed-in browser's: its seat needs the seats' addresses */
+	if (!strstr(w->rq.cookie, SIGNIN_COOKIE "=") ||
+	    store_load(w->st, w->rq.game, &w->game, &err) != STORE_OK ||
+	    !signin_seat(w, &w->game, s, &gen) || *s > m->players)
+		return 0;
+	return gen == m->seats[*s - 1].token_gen;
+}
+
 int table_fresh(web *w, int by_cookie)
 {
 	static store_mark m;
 	store_error err;
-	int64_t gen;
 	int s = 0;
 
 	w->rs.etag[0] = '\0';
 	if (store_mark_get(w->st, w->rq.game, TABLE_TALK_SHOWN, &m, &err)
 	    != STORE_OK)
 		return 0;       /* the page itself says what is wrong */
-	if (by_cookie && (seat_cookie(w, &s, &gen) || s < 1 || s > m.players ||
-	             s > BT_MAX_PLAYERS || gen != m.seats[s - 1].token_gen))
+	if (by_cookie && !held_seat(w, &m, &s))
 		return 0;
 	make_tag(w, &m, s, w->rs.etag, sizeof w->rs.etag);
 	if (!w->rq.if_none_match[0] ||

@@ -16,15 +16,19 @@
  * token of ours, for that very game, of the seat's current generation.
  * Anything else is skipped without a word.  At most GAMES_MAX cookies
  * are looked at, so a stuffed Cookie header costs a bounded number of
- * loads.
+ * loads.  A browser signed in by "Email me my games" (signin.h) lists
+ * the seats of its address besides, GAMES_MAX games in all.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "describe.h"
+#include "fields.h"
 #include "marks.h"
 #include "names.h"
+#include "query.h"
+#include "signin.h"
 #include "since.h"
 #include "vals.h"
 #include "web.h"
@@ -180,13 +184,37 @@ static web_err crew_of(games_ctx *c, mine *m)
 	return WEB_OK;
 }
 
-/* Adds the game of cookie name (bt_ID) if its token holds a seat there
- * now.  Returns WEB_OK (added or skipped) or a store error. */
-static web_err consider(games_ctx *c, const char *name)
+/* Adds game id if seat is held there: by a seat cookie's token of
+ * generation gen, or (gen < 0) by the browser's sign-in, whose seats
+ * store_address_seats has just found.  Returns WEB_OK (added or
+ * skipped) or a store error. */
+static web_err add_game(games_ctx *c, const char *id, int seat, int64_t gen)
 {
 	static store_game g;
-	char tok[COOKIE_VALUE_MAX], id[TOKEN_GAME_ID_LEN + 1];
 	store_error err;
+
+	if (c->n >= GAMES_MAX)
+		return WEB_OK;
+	for (int i = 0; i < c->n; i++)
+		if (strcmp(c->g[i].id, id) == 0)
+			return WEB_OK;      /* the same game twice */
+	if (store_load(c->w->st, id, &g, &err) != STORE_OK)
+		return err.rc == STORE_NOT_FOUND ? WEB_OK
+		       : web_store_err(c->w, __func__, &err);
+	if (seat < 1 || seat > g.players ||
+	    (gen >= 0 && gen != g.seats[seat - 1].token_gen))
+		return WEB_OK;
+	char marks[MARKS_MAX];
+	game_marks(c->w, &g, marks, sizeof marks);
+	summarise(c->w, &g, seat, marks, &c->g[c->n]);
+	return crew_of(c, &c->g[c->n++]);
+}
+
+/* Adds the game of cookie name (bt_ID) if its token holds a seat there
+ * now. */
+static web_err consider(games_ctx *c, const char *name)
+{
+	char tok[COOKIE_VALUE_MAX], id[TOKEN_GAME_ID_LEN + 1];
 	int64_t gen;
 	int seat;
 
@@ -194,18 +222,26 @@ static web_err consider(games_ctx *c, const char *name)
 	    token_check(&c->w->keys, tok, id, &seat, &gen) != TOKEN_OK ||
 	    strcmp(id, name + 3) != 0)
 		return WEB_OK;
-	for (int i = 0; i < c->n; i++)
-		if (strcmp(c->g[i].id, id) == 0)
-			return WEB_OK;      /* the same name twice */
-	if (store_load(c->w->st, id, &g, &err) != STORE_OK)
-		return err.rc == STORE_NOT_FOUND ? WEB_OK
-		       : web_store_err(c->w, __func__, &err);
-	if (seat < 1 || seat > g.players || gen != g.seats[seat - 1].token_gen)
+	return add_game(c, id, seat, gen);
+}
+
+/* Adds the seats of the browser's sign-in, if it has one (*si). */
+static web_err read_signin(games_ctx *c, store_signin *si, int *signed_in)
+{
+	static store_seat_ref refs[GAMES_MAX];
+	store_error err;
+	web_err e;
+	int n;
+
+	if (!(*signed_in = signin_of(c->w, si)))
 		return WEB_OK;
-	char marks[MARKS_MAX];
-	game_marks(c->w, &g, marks, sizeof marks);
-	summarise(c->w, &g, seat, marks, &c->g[c->n]);
-	return crew_of(c, &c->g[c->n++]);
+	if (store_address_seats(c->w->st, si->address, refs, GAMES_MAX, &n,
+	                        &err) != STORE_OK)
+		return web_store_err(c->w, __func__, &err);
+	for (int i = 0; i < n; i++)
+		if ((e = add_game(c, refs[i].game, refs[i].seat, -1)))
+			return e;
+	return WEB_OK;
 }
 
 /* Walks the Cookie header ("a=b; bt_X=T; ..."), considering every
@@ -403,6 +439,10 @@ static const char *games_row(void *ctx, int key, int i)
 web_err page_games(web *w)
 {
 	static games_ctx c;
+	static store_signin si;
+	static char signin_url[WEB_URL_MAX];
+	const char *m = field_text(&w->rq.query, FIELD_NOTICE);
+	int signed_in = 0;
 	char summary[96];
 	int yours = 0;
 	web_err e;
@@ -414,7 +454,7 @@ web_err page_games(web *w)
 	c.n = 0;
 	c.ncrews = 0;
 	/* inputs */
-	if ((e = read_cookies(&c)))
+	if ((e = read_cookies(&c)) || (e = read_signin(&c, &si, &signed_in)))
 		return e;
 	order(&c);
 	crew_counts(&c);
@@ -430,6 +470,12 @@ web_err page_games(web *w)
 	vals_show(&v, K_has_games, c.n > 0);
 	vals_set(&v, K_games_summary, summary);
 	vals_set(&v, K_home_url, w->cf->prefix);
+	snprintf(signin_url, sizeof signin_url, "%ssignin", w->cf->prefix);
+	vals_set(&v, K_signin_url, signin_url);
+	vals_show(&v, K_signed_in, signed_in);
+	vals_set(&v, K_signed_in_as, signed_in ? si.address : "");
+	vals_show(&v, K_has_notice, signed_in && m &&
+	          strcmp(m, QUERY_NOTICE_SIGNED_IN) == 0);
 	vals_rows(&v, K_mygame, c.n);
 	v.row = games_row;
 	v.ctx = &c;

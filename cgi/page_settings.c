@@ -2,12 +2,15 @@
  * page_settings.c - GET, POST PREFIX g/ID/settings: how the cookie's seat
  * wants its email (every move, only its turn, a daily digest, none), the
  * address it goes to (this seat's own, no other), whether it shows its
- * hand to the crew, and the seat's Atom feed address.
+ * hand to the crew, the seat's Atom feed address, and the browsers
+ * signed in with its address.
  *
  * POST: the seat comes from the cookie, the form must carry its CSRF
  * token; field notify = every | turn | digest | none, or show = on | off
- * (its hand on every seat's table, and the bots plan with it).  Then a
- * 303 back here with ?m=saved (so a reload does not post again).
+ * (its hand on every seat's table, and the bots plan with it), or
+ * signout = ID | all (a browser signed in with the seat's address:
+ * settings_browsers.c).  Then a 303 back here with ?m=saved (so a
+ * reload does not post again).
  */
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +18,7 @@
 #include "describe.h"
 #include "fields.h"
 #include "query.h"
+#include "settings_browsers.h"
 #include "vals.h"
 #include "web.h"
 
@@ -38,12 +42,17 @@ enum { NCHOICES = sizeof choices / sizeof choices[0] };
 
 typedef struct settings_ctx {
 	store_notify now;
+	browsers_ctx *browsers;
 } settings_ctx;
 
 static const char *settings_row(void *ctx, int key, int i)
 {
 	const settings_ctx *c = ctx;
 
+	if (key == K_browser_id || key == K_browser_name ||
+	    key == K_browser_this || key == K_browser_since ||
+	    key == K_browser_seen)
+		return settings_browser_row(c->browsers, key, i);
 	if (i < 0 || i >= NCHOICES)
 		return NULL;
 	switch (key) {
@@ -61,7 +70,8 @@ static web_err show(web *w, int seat)
 	const store_seat *me = &w->game.seats[seat - 1];
 	char csrf[CSRF_TEXT_SIZE], feed[WEB_URL_MAX], self[WEB_URL_MAX];
 	char table[WEB_URL_MAX], name[48];
-	settings_ctx c = { me->notify };
+	static browsers_ctx browsers;
+	settings_ctx c = { me->notify, &browsers };
 	unsigned shown;
 	store_error err;
 	vals v;
@@ -83,11 +93,14 @@ static web_err show(web *w, int seat)
 	snprintf(table, sizeof table, "%sg/%s", w->cf->prefix, w->game.id);
 	vals_init(&v);
 	const char *notice = field_text(&w->rq.query, FIELD_NOTICE);
-	if (notice && strcmp(notice, QUERY_NOTICE_SAVED) == 0) {
+	if (notice && (strcmp(notice, QUERY_NOTICE_SAVED) == 0 ||
+	               strcmp(notice, QUERY_NOTICE_SIGNED_OUT) == 0)) {
 		vals_show(&v, K_has_notice, 1);
-		vals_set(&v, K_notice, "Saved.");
+		vals_set(&v, K_notice, notice[1] == 'a' ? "Saved."
+		         : "Signed out.");
 		vals_set(&v, K_notice_class, "");
 	}
+	settings_browsers(w, seat, &browsers, &v);
 	vals_set(&v, K_settings_url, self);
 	vals_set(&v, K_table_url, table);
 	vals_set(&v, K_csrf, csrf);
@@ -130,6 +143,7 @@ static web_err save(web *w, int seat)
 {
 	const char *n = field_text(&w->rq.body, FIELD_NOTIFY);
 	const char *hand = field_text(&w->rq.body, FIELD_SHOW);
+	const char *signout = field_text(&w->rq.body, FIELD_SIGNOUT);
 	char to[STORE_ID_LEN + 32];
 	store_notify notify;
 	store_error err;
@@ -139,6 +153,8 @@ static web_err save(web *w, int seat)
 	               w->game.seats[seat - 1].token_gen,
 	               field_text(&w->rq.body, FIELD_CSRF)) != TOKEN_OK)
 		return WEB_BAD_FORM;
+	if (signout && !n && !hand)
+		return settings_sign_out(w, seat, signout);
 	if (hand && !n) {
 		if ((e = save_shown(w, seat, hand)))
 			return e;

@@ -120,6 +120,7 @@ req_rc request_read(request *r, FCGX_Request *fr, const char *prefix)
 	r->query.n = r->body.n = 0;
 	/* first, so a refused request never keeps the last one's client */
 	client_key(FCGX_GetParam("REMOTE_ADDR", fr->envp), r->client);
+	r->user_agent = FCGX_GetParam("HTTP_USER_AGENT", fr->envp);
 	read_method(r, fr->envp);
 	if ((rc = read_path(r, fr->envp, prefix)) ||
 	    (rc = read_query(r, fr->envp)))

@@ -46,6 +46,8 @@ typedef struct request {
 	                                     * after a whole tag or not */
 	char id[REQ_ID_MAX];                /* request id for the logs */
 	char client[CLIENT_KEY_MAX];        /* client.h: for the limits */
+	const char *user_agent;             /* the header, or NULL: valid
+	                                     * for the request only */
 	char game[STORE_ID_LEN + 1];        /* route.c: the game in the path */
 	char why[FORM_WHY_MAX];             /* what was wrong, for people */
 	char raw[FORM_BODY_MAX + 1];        /* the body as read */

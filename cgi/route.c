@@ -45,6 +45,8 @@ static const struct route {
 	{ M_GET | M_HEAD, "g/*/watch", NO_FIELD, page_watch, "GET, HEAD" },
 	{ M_GET | M_HEAD | M_POST, "mail/block", NO_FIELD, page_block,
 	  "GET, HEAD, POST" },
+	{ M_GET | M_HEAD | M_POST, "signin", NO_FIELD, page_signin,
+	  "GET, HEAD, POST" },
 };
 
 enum { NROUTES = sizeof routes / sizeof routes[0] };

@@ -6,7 +6,9 @@
  * current one (revoking a seat bumps the generation), and the seat is a
  * person's: a bot's hand is its own, even to a browser that opened its
  * link when pages still showed one.  The seat comes from nowhere else:
- * never from a form field.
+ * never from a form field.  A browser signed in by "Email me my games"
+ * (signin.h) holds the seats of its address besides: its seat cookie,
+ * if it has one, comes first.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 
 #include "fields.h"
 #include "query.h"
+#include "signin.h"
 #include "web.h"
 
 void seat_cookie_name(const char *id, char *name, size_t cap)
@@ -45,9 +48,10 @@ web_err seat_guard(web *w, int *seat)
 	*seat = 0;
 	if (store_load(w->st, w->rq.game, &w->game, &err) != STORE_OK)
 		return web_store_err(w, __func__, &err);
-	if (seat_cookie(w, &s, &gen) || s > w->game.players ||
-	    gen != w->game.seats[s - 1].token_gen ||
-	    w->game.seats[s - 1].bot[0])
+	if ((seat_cookie(w, &s, &gen) || s > w->game.players ||
+	     gen != w->game.seats[s - 1].token_gen ||
+	     w->game.seats[s - 1].bot[0]) &&
+	    !signin_seat(w, &w->game, &s, &gen))
 		return WEB_FORBIDDEN;
 	*seat = s;
 	return WEB_OK;

@@ -104,6 +104,7 @@ page_fn page_again;     /* POST PREFIX g/ID/again       */
 page_fn page_watch;     /* GET  PREFIX g/ID/watch?k=KEY */
 page_fn page_rules;     /* GET  PREFIX rules            */
 page_fn page_block;     /* GET, POST PREFIX mail/block?a=ADDRESS&k=KEY */
+page_fn page_signin;    /* GET, POST PREFIX signin[?k=KEY] */
 
 /* ---- route.c -------------------------------------------------------- */
 

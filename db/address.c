@@ -65,3 +65,12 @@ db_code sql_register_functions(db_conn *c)
 	                                    sql_address_key, NULL, NULL, NULL);
 	return rc == SQLITE_OK ? DB_OK : DB_ERROR;
 }
+
+store_rc sql_key_of(const char *address, char key[STORE_EMAIL_MAX + 1],
+                    store_error *err)
+{
+	if (!address || store_address_key(address, key, STORE_EMAIL_MAX + 1))
+		return store_fail(err, STORE_INVALID, "'%.80s' is not an "
+		                  "email address", address ? address : "");
+	return STORE_OK;
+}

@@ -371,6 +371,49 @@ static const char *const sql_text[SQL__MAX] = {
 	[SQL_MAILED_SUBJECT] =
 		"SELECT EXISTS (SELECT 1 FROM outbox WHERE address = ?1"
 		" AND game = ?2 AND seat = ?3 AND subject = ?4)",
+	/* store_signin.c */
+	[SQL_SIGNIN_ASKS_CLIENT] =
+		"SELECT count(*) FROM signin_links WHERE client = ?1"
+		" AND created > ?2",
+	[SQL_SIGNIN_ASKS_ADDRESS] =
+		"SELECT count(*) FROM signin_links WHERE address = ?1"
+		" AND sent = 1 AND created > ?2",
+	[SQL_SIGNIN_LINKS_PRUNE] =
+		"DELETE FROM signin_links WHERE expires < ?1",
+	[SQL_SIGNIN_LINK_ADD] =
+		"INSERT INTO signin_links (hash, address, client, sent, created,"
+		" expires) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	[SQL_SIGNIN_LINK_GET] =
+		"SELECT address, expires FROM signin_links WHERE hash = ?1"
+		" AND sent = 1",
+	[SQL_SIGNIN_LINK_USES] =
+		"SELECT count(*) FROM signins WHERE link = ?1",
+	[SQL_SIGNIN_ADD] =
+		"INSERT INTO signins (hash, id, address, link, created,"
+		" last_seen, agent) VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6)",
+	[SQL_SIGNIN_GET] =
+		"SELECT id, address, link, created, last_seen, agent"
+		" FROM signins WHERE hash = ?1",
+	[SQL_SIGNIN_SEEN] =
+		"UPDATE signins SET last_seen = ?2 WHERE hash = ?1",
+	[SQL_SIGNIN_LIST] =
+		"SELECT id, address, link, created, last_seen, agent"
+		" FROM signins WHERE address = ?1 ORDER BY created DESC, id"
+		" LIMIT ?2",
+	[SQL_SIGNIN_DROP] =
+		"DELETE FROM signins WHERE address = ?1 AND id = ?2",
+	[SQL_SIGNIN_DROP_ALL] =
+		"DELETE FROM signins WHERE address = ?1",
+	[SQL_SIGNIN_IDLE] =
+		"DELETE FROM signins WHERE last_seen < ?1",
+	/* every seat of an address's key in any game, a person's; the
+	 * newest games first */
+	[SQL_SEATS_OF_ADDRESS] =
+		"SELECT s.game, s.seat FROM seats AS s"
+		" JOIN games AS g ON g.id = s.game"
+		" WHERE s.email <> '' AND s.bot = ''"
+		" AND address_key(s.email) = ?1"
+		" ORDER BY g.updated DESC, s.game, s.seat LIMIT ?2",
 };
 
 store_rc store_fail(store_error *err, store_rc rc, const char *fmt, ...)

@@ -131,6 +131,21 @@ enum sql_stmt {
 	SQL_MAIL_BUDGET_COUNT,
 	SQL_MAIL_SEAT_NOTIFY,
 	SQL_MAILED_SUBJECT,
+	/* store_signin.c: "Email me my games", signed-in browsers */
+	SQL_SIGNIN_ASKS_CLIENT,
+	SQL_SIGNIN_ASKS_ADDRESS,
+	SQL_SIGNIN_LINKS_PRUNE,
+	SQL_SIGNIN_LINK_ADD,
+	SQL_SIGNIN_LINK_GET,
+	SQL_SIGNIN_LINK_USES,
+	SQL_SIGNIN_ADD,
+	SQL_SIGNIN_GET,
+	SQL_SIGNIN_SEEN,
+	SQL_SIGNIN_LIST,
+	SQL_SIGNIN_DROP,
+	SQL_SIGNIN_DROP_ALL,
+	SQL_SIGNIN_IDLE,
+	SQL_SEATS_OF_ADDRESS,
 	SQL__MAX
 };
 
@@ -205,6 +220,11 @@ int sql_read_ahead_game(store *s, const char *id);
 store_rc sql_begin(store *s, store_error *err);
 store_rc sql_commit(store *s, store_error *err);
 void sql_rollback(store *s);
+
+/* The key of address (store_address_key) into key, or STORE_INVALID
+ * saying it is no address (address.c). */
+store_rc sql_key_of(const char *address, char key[STORE_EMAIL_MAX + 1],
+                    store_error *err);
 
 /* Copies column col of the current row into buf (cap bytes, always
  * NUL-terminated); -1 if it did not fit. */

@@ -13,16 +13,6 @@
 
 #include "sql.h"
 
-/* The key of address into key, or STORE_INVALID. */
-static store_rc key_of(const char *address, char key[STORE_EMAIL_MAX + 1],
-                       store_error *err)
-{
-	if (!address || store_address_key(address, key, STORE_EMAIL_MAX + 1))
-		return store_fail(err, STORE_INVALID, "'%.80s' is not an "
-		                  "email address", address ? address : "");
-	return STORE_OK;
-}
-
 static store_rc block_locked(store *s, const char *key, const char *how,
                              store_error *err)
 {
@@ -50,7 +40,7 @@ store_rc store_block_add(store *s, const char *address, const char *how,
 	char key[STORE_EMAIL_MAX + 1];
 	store_rc rc;
 
-	if ((rc = key_of(address, key, err)))
+	if ((rc = sql_key_of(address, key, err)))
 		return rc;
 	if (!how || (strcmp(how, "link") != 0 && strcmp(how, "admin") != 0))
 		return store_fail(err, STORE_INVALID, "a block is made by "
@@ -68,7 +58,7 @@ store_rc store_block_remove(store *s, const char *address, store_error *err)
 	char key[STORE_EMAIL_MAX + 1];
 	store_rc rc;
 
-	if ((rc = key_of(address, key, err)))
+	if ((rc = sql_key_of(address, key, err)))
 		return rc;
 	db_stmt *st = sql_get(s, SQL_BLOCK_REMOVE);
 	db_bind_text(st, 1, key, -1);

@@ -19,7 +19,7 @@
 static const char *const tables[] = {
 	"games", "seats", "actions", "taken_back", "chat", "outbox", "jobs",
 	"review_moves", "hints", "creations", "replies", "blocked",
-	"limit_events",
+	"limit_events", "signin_links", "signins",
 };
 enum { NTABLES = sizeof tables / sizeof tables[0] };
 

@@ -32,6 +32,8 @@
 #define QUERY_NOTICE_STANDIN_ASKED "standin_asked"
 #define QUERY_NOTICE_STANDIN_STARTED "standin_started"
 #define QUERY_NOTICE_SAVED "saved"
+#define QUERY_NOTICE_SIGNED_IN "signed_in"
+#define QUERY_NOTICE_SIGNED_OUT "signed_out"
 
 /* "?m=WORD": a query of a notice alone, to end a redirect's path. */
 #define QUERY_NOTICE_OF(word) "?" QUERY_NOTICE "=" word

@@ -7,6 +7,7 @@ mail_libmail_a_CFLAGS = $(BASE_CFLAGS) $(SODIUM_CFLAGS) $(SQLITE_CFLAGS) \
 MAIL_LIBS = mail/libmail.a $(WEB_LIBS)
 mail_libmail_a_SOURCES = \
 	mail/compose.c mail/compose.h mail/compose_links.c \
+	mail/compose_signin.c mail/compose_signin.h \
 	mail/compose_menu.c mail/compose_menu.h mail/loop.h \
 	mail/compose_table.c mail/compose_table.h \
 	mail/compose_talk.c mail/compose_talk.h \

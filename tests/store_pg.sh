@@ -22,7 +22,8 @@ tests=$(dirname "$BUFFERTIME")/tests
 # the shell tests take those layers to PostgreSQL through the programs)
 suites="check_store check_store_ahead check_store_stress check_store_life check_crew
 	check_talk_bound check_review_job check_jobs check_mail_budget
-	check_limits check_hints check_takeback check_block check_store_end
+	check_limits check_hints check_takeback check_block check_signin
+	check_store_end
 	check_worker"
 
 for s in $suites; do

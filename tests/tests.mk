@@ -53,6 +53,7 @@ UNIT_TESTS = \
 	tests/check_bot_talk \
 	tests/check_crew \
 	tests/check_block \
+	tests/check_signin \
 	tests/check_takeback \
 	tests/check_store_end \
 	tests/check_web \
@@ -100,6 +101,7 @@ SHELL_TESTS = \
 	tests/start.sh \
 	tests/limits.sh \
 	tests/block.sh \
+	tests/signin.sh \
 	tests/faults.sh \
 	tests/disk.sh \
 	tests/botkill.sh \

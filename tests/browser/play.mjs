@@ -375,6 +375,7 @@ async function play(browser) {
 	check(rec.status() === 200 && (await rec.text()).startsWith('buffertime 1'),
 		'the record downloads');
 	await between(browser, seats, lookouts, game);
+	await signIn(browser);
 	await gameOver(browser);
 	await practice(browser);
 	await botSeats(browser);
@@ -565,6 +566,55 @@ async function between(browser, seats, lookouts, game) {
 	const rules = await auditAt(guest, new URL('rules', base).href, 'rules');
 	check(rules === 200, `the rules page (${rules})`);
 	await guest.ctx.close();
+}
+
+// "Email me my games" on a phone: a game of Tendi's made elsewhere, her
+// address asked for from My games, the emailed link's button, My games
+// then listing the game, her seat's settings listing this browser, and
+// signing it out.  axe checks each page at both widths.
+async function signIn(browser) {
+	const made = admin('create', '--players', '2', '--name', 'Tendi',
+		'--email', 'Tendi+bt@example.org', '--name', 'Rutherford',
+		'--email', 'rutherford@example.org');
+	const game = made.split(/\s+/).find((w) => /^[A-Za-z0-9_-]{22}$/.test(w));
+	check(!!game, `admin create names its game (${made})`);
+	const phone = await newSeat(browser, 'phone', true);
+	const page = phone.page;
+	await page.setViewportSize({ width: 390, height: 844 });
+	await page.goto(new URL('games', base).href, { waitUntil: 'load' });
+	await Promise.all([page.waitForNavigation({ waitUntil: 'load' }),
+		page.locator('a', { hasText: 'Email me my games' }).click()]);
+	await axe.audit(page, 'signin-ask');
+	await page.fill('input[name=address]', 'tendi@example.org');
+	await submit(page, page.locator('form:has(input[name=address])'));
+	check(await page.locator('h1', { hasText: 'Check your email' }).count() === 1,
+		'the ask is answered: check your email');
+	await axe.audit(page, 'signin-asked');
+	const row = admin('mail', 'list', '--all').split('\n')
+		.find((l) => /\ssignin\s/.test(l) && /tendi@example\.org/.test(l));
+	check(!!row, 'a sign-in email is queued to Tendi');
+	const body = row ? admin('mail', 'show', row.trim().split(/\s+/)[0]) : '';
+	const link = (body.match(/https?:\S+\/signin\?k=[A-Za-z0-9_-]{43}/) || [])[0];
+	check(!!link, 'the email holds the sign-in link');
+	if (!link) {
+		await phone.ctx.close();
+		return;
+	}
+	await page.goto(link, { waitUntil: 'load' });
+	await axe.audit(page, 'signin-confirm');
+	await submit(page, page.locator('form:has(input[name=k])'));
+	check(await page.locator(`a[href*="${game}"]`).count() === 1,
+		`after signing in, My games lists Tendi's game (${page.url()})`);
+	await axe.audit(page, 'games-signed-in');
+	await page.goto(new URL(`g/${game}/settings`, base).href, { waitUntil: 'load' });
+	check(await page.locator('ul.browsers li', { hasText: 'this browser' }).count() === 1,
+		'her settings list this browser');
+	await axe.audit(page, 'settings-browsers');
+	await shots(phone, 'settings-browsers');
+	await submit(page, page.locator('ul.browsers form').first());
+	check(await page.locator(`a[href*="${game}"]`).count() === 0,
+		'signed out: My games lists the game no more');
+	await phone.ctx.close();
 }
 
 function admin(...args) {

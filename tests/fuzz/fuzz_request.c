@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent.h"
 #include "web.h"
 
 enum {
@@ -45,7 +46,7 @@ STUB(page_act) STUB(page_record) STUB(page_settings) STUB(page_unsub)
 STUB(page_games) STUB(page_feed) STUB(page_history) STUB(page_say)
 STUB(page_nudge) STUB(page_again) STUB(page_watch) STUB(page_rules)
 STUB(page_block) STUB(page_standin) STUB(page_created)
-STUB(page_take_back) STUB(page_end)
+STUB(page_take_back) STUB(page_end) STUB(page_signin)
 
 /* The table as a reader of route.c's comment and README understands it:
  * sub is "tail", or "g/ID" followed by tail when game is set.  A new page
@@ -62,6 +63,7 @@ static const struct expect {
 	{ page_games, 0, "games", M_GET | M_HEAD, NULL },
 	{ page_rules, 0, "rules", M_GET | M_HEAD, NULL },
 	{ page_block, 0, "mail/block", M_GET | M_HEAD | M_POST, NULL },
+	{ page_signin, 0, "signin", M_GET | M_HEAD | M_POST, NULL },
 	{ page_join, 1, "", M_GET | M_HEAD, "t" },
 	{ page_table, 1, "", M_GET | M_HEAD, NULL },
 	{ page_act, 1, "/act", M_POST, NULL },
@@ -178,6 +180,23 @@ static void check_client(const char *key)
 		abort();
 }
 
+/* The browser's name for the list of sign-ins (agent.h): the header as
+ * sent, and a name of our own words that fits, cut or not. */
+static void check_agent(const char *ua)
+{
+	static const char words[] = "abcdefghijklmnopqrstuvwxyz"
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZ ";
+	char name[48], small[9];
+
+	if ((ua != NULL) != (sent("HTTP_USER_AGENT") != NULL))
+		abort();
+	agent_words(ua, name, sizeof name);
+	agent_words(ua, small, sizeof small);
+	if (!name[0] || strspn(name, words) != strlen(name) ||
+	    strncmp(name, small, strlen(small)) != 0 || strlen(small) > 8)
+		abort();
+}
+
 static void check_head(const request *r, req_rc rc)
 {
 	size_t n = strlen(r->path), plen = strlen(prefix);
@@ -202,6 +221,7 @@ static void check_head(const request *r, req_rc rc)
 		abort();
 	check_form(&r->query);
 	check_client(r->client);
+	check_agent(r->user_agent);
 	check_kept(r->cookie, sizeof r->cookie, sent("HTTP_COOKIE"));
 	check_kept(r->if_none_match, sizeof r->if_none_match,
 	           sent("HTTP_IF_NONE_MATCH"));
