@@ -12,12 +12,13 @@ TEST_CFLAGS = $(CHECK_CFLAGS) $(SODIUM_CFLAGS) $(SQLITE_CFLAGS) \
 	$(GMIME_CFLAGS) $(XML_CFLAGS) -DXML_SONAME='"$(XML_SONAME)"' \
 	-I$(top_srcdir)/tests -I$(top_srcdir)/bots -I$(top_srcdir)/db \
 	-I$(top_srcdir)/words -I$(top_srcdir)/links -I$(top_srcdir)/conf \
-	-I$(top_srcdir)/cgi -I$(top_srcdir)/mail -I$(top_srcdir)/work
+	-I$(top_srcdir)/cgi -I$(top_srcdir)/mail -I$(top_srcdir)/work \
+	-I$(top_srcdir)/push $(CRYPTO_CFLAGS)
 LDADD = tests/libcheckhelp.a mail/libinbound.a words/libwords.a \
 	work/libwork.a bots/libbots.a mail/libmail.a cgi/libweb.a \
 	conf/libconf.a words/libwords.a links/liblinks.a db/libstore.a \
-	rules/librules.a $(GMIME_LIBS) $(SQLITE_LIBS) \
-	$(SODIUM_LIBS) $(CHECK_LIBS) $(PTHREAD_LIBS) $(LIBM)
+	rules/librules.a push/libpush.a $(GMIME_LIBS) $(SQLITE_LIBS) \
+	$(SODIUM_LIBS) $(CRYPTO_LIBS) $(CHECK_LIBS) $(PTHREAD_LIBS) $(LIBM)
 
 # libxml2 is for the one test that reads the review's chart as XML; the
 # others must not load it (check_inbound: the inbound path loads it only
@@ -75,7 +76,8 @@ UNIT_TESTS = \
 	tests/check_reply_text \
 	tests/check_authres \
 	tests/check_inbound_act \
-	tests/check_mail_budget
+	tests/check_mail_budget \
+	tests/check_push
 
 # The longest come first, so that with make -jN the short ones run beside
 # them and the run does not end waiting on one long test alone.
@@ -102,6 +104,7 @@ SHELL_TESTS = \
 	tests/limits.sh \
 	tests/block.sh \
 	tests/signin.sh \
+	tests/webpush.sh \
 	tests/faults.sh \
 	tests/disk.sh \
 	tests/botkill.sh \
@@ -148,6 +151,8 @@ check_PROGRAMS = $(UNIT_TESTS)
 # (maildrive), replies under SIGKILL and MTA retries (replydrive), slow
 # connections as slowhttptest makes them (slowclient).
 check_PROGRAMS += tests/maildrive tests/replydrive tests/slowclient
+# Web Push's messages for an independent implementation (webpush.sh).
+check_PROGRAMS += tests/pushdrive
 # The PostgreSQL driver's suite needs a server: tests/driver_pg.sh starts
 # one (tests/pg-cluster.sh) and runs it with BT_PG_URL; not a UNIT_TEST,
 # which would run it without.
@@ -163,7 +168,8 @@ tests_rusage_LDADD =
 
 EXTRA_DIST += tests/data tests/browser tests/fuzz tests/testlib.sh \
 	tests/browserlib.sh tests/weblib.sh tests/forms.awk \
-	tests/atomcheck.py tests/fake-sendmail tests/pg-cluster.sh
+	tests/atomcheck.py tests/fake-sendmail tests/pg-cluster.sh \
+	tests/webpush_check.py
 # Not a make check test: scripts/test runs it once, as a stage of its own
 # (it builds the package itself, whatever this build's flags).
 EXTRA_DIST += tests/deb.sh
