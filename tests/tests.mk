@@ -13,12 +13,13 @@ TEST_CFLAGS = $(CHECK_CFLAGS) $(SODIUM_CFLAGS) $(SQLITE_CFLAGS) \
 	-I$(top_srcdir)/tests -I$(top_srcdir)/bots -I$(top_srcdir)/db \
 	-I$(top_srcdir)/words -I$(top_srcdir)/links -I$(top_srcdir)/conf \
 	-I$(top_srcdir)/cgi -I$(top_srcdir)/mail -I$(top_srcdir)/work \
-	-I$(top_srcdir)/push $(CRYPTO_CFLAGS)
+	-I$(top_srcdir)/push $(CRYPTO_CFLAGS) -I$(top_srcdir)/net $(CURL_CFLAGS)
 LDADD = tests/libcheckhelp.a mail/libinbound.a words/libwords.a \
 	work/libwork.a bots/libbots.a mail/libmail.a cgi/libweb.a \
 	conf/libconf.a words/libwords.a links/liblinks.a db/libstore.a \
-	rules/librules.a push/libpush.a $(GMIME_LIBS) $(SQLITE_LIBS) \
-	$(SODIUM_LIBS) $(CRYPTO_LIBS) $(CHECK_LIBS) $(PTHREAD_LIBS) $(LIBM)
+	rules/librules.a push/libpush.a net/libnet.a $(GMIME_LIBS) \
+	$(SQLITE_LIBS) $(SODIUM_LIBS) $(CRYPTO_LIBS) $(CURL_LIBS) \
+	$(CHECK_LIBS) $(PTHREAD_LIBS) $(LIBM)
 
 # libxml2 is for the one test that reads the review's chart as XML; the
 # others must not load it (check_inbound: the inbound path loads it only
@@ -77,7 +78,8 @@ UNIT_TESTS = \
 	tests/check_authres \
 	tests/check_inbound_act \
 	tests/check_mail_budget \
-	tests/check_push
+	tests/check_push \
+	tests/check_post
 
 # The longest come first, so that with make -jN the short ones run beside
 # them and the run does not end waiting on one long test alone.
