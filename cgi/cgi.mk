@@ -49,7 +49,8 @@ dist_template_DATA = \
 
 dist_www_DATA = \
 	www/style.css www/live.js www/icon.svg \
-	www/target.svg www/effort.svg www/officer.svg www/leisure.svg
+	www/target.svg www/effort.svg www/officer.svg www/leisure.svg \
+	www/app.js www/sw.js www/manifest.json www/icon-192.png www/icon-512.png
 
 buffertime_fcgi_CFLAGS = $(BASE_CFLAGS) $(SODIUM_CFLAGS) $(SQLITE_CFLAGS) \
 	-I$(top_srcdir)/db -I$(top_srcdir)/cgi -I$(top_srcdir)/conf \

@@ -171,8 +171,9 @@ say 2 "$(printf '<script>alert(1)</script> & "quotes"\nsecond line')"
 expect_code "say something" 303
 case $loc in *"/g/$game#talk") ok ;; *) not_ok "say: Location '$loc'" ;; esac
 page 1
-check "talk: no raw <script> (but live.js)" [ -z "$(grep -i '<script' "$tmp/b" |
-	grep -v '^<script src="[^"]*/static/live\.js?v=[^"]*" data-tag="[^"<>]*" defer></script>$')" ]
+check "talk: no raw <script> (but live.js and app.js)" [ -z "$(grep -i '<script' "$tmp/b" |
+	grep -v '^<script src="[^"]*/static/live\.js?v=[^"]*" data-tag="[^"<>]*" defer></script>$' |
+	grep -v '^<script src="[^"]*/static/app\.js?v=[^"]*" defer></script>$')" ]
 check "talk: the text escaped" grep -qF '&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;' "$tmp/b"
 check "talk: the line break kept" grep -q '^second line</p>' "$tmp/b"
 check "talk: who said it" grep -q '<span class="who">Bob</span>' "$tmp/b"
@@ -316,7 +317,8 @@ check "history: every move numbered" \
 	[ "$(grep -o "href=\"/g/$game?at=[0-9]*\">[0-9]*</a>" "$tmp/b" | wc -l)" = "$m" ]
 check "history: the moves in words" grep -q 'Ann got to work' "$tmp/b"
 check "history: the talk, escaped" grep -qF '&lt;script&gt;alert(1)' "$tmp/b"
-check "history: no raw <script>" [ -z "$(grep -i '<script' "$tmp/b")" ]
+check "history: no raw <script> (but app.js)" [ -z "$(grep -i '<script' "$tmp/b" |
+	grep -v '^<script src="[^"]*/static/app\.js?v=[^"]*" defer></script>$')" ]
 # the talk (said before move 1) comes before move 1
 first_talk=$(grep -n 'class="talk' "$tmp/b" | head -n 1 | cut -d: -f1)
 first_move=$(grep -n 'class="move"' "$tmp/b" | head -n 1 | cut -d: -f1)

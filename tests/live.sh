@@ -113,13 +113,34 @@ shown=$(sed 's/.*data-tag="//; s/".*//; s/&quot;/"/g' <<<"$script")
 check "the table links live.js ($script)" \
 	grep -q '^<script src="/static/live.js?v=[^"]*" data-tag' <<<"$script"
 check "live.js gets the tag ($shown)" [ "$shown" = "$t2" ]
-check "no inline script" [ "$(grep -c '<script' "$tmp/b")" = 1 ]
+check "no inline script: live.js and app.js" [ "$(grep -c '<script' "$tmp/b")" = 2 \
+	-a "$(grep -c '<script src="/static/[a-z]*\.js?v=[^"]*"' "$tmp/b")" = 2 ]
+manifest=$(grep -o '<link rel="manifest" href="[^"]*">' "$tmp/b" | sed 's/.*href="//; s/".*//')
+check "the page names its manifest" grep -q '^/static/manifest.json?v=' <<<"$manifest"
+page=$(cat "$tmp/b")
 js=${script#*src=\"}
 js=${js%%\"*}
 creq "" GET "$origin$js"
 expect_code "live.js is served" 200
 check "live.js is JavaScript" grep -qi '^content-type: application/javascript' "$tmp/h"
 check "live.js is the file" cmp -s "$tmp/b" "$SRCDIR/www/live.js"
+
+# ---- the installable app: manifest, icons, service worker ----------------------
+creq "" GET "$origin$manifest"
+expect_code "the manifest is served" 200
+check "the manifest is JSON with its icons" python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1]))
+assert m["start_url"] == "../games" and m["scope"] == "../", m
+assert {i["sizes"] for i in m["icons"]} >= {"192x192", "512x512"}, m
+' "$tmp/b"
+for f in icon-192.png icon-512.png app.js sw.js; do
+	creq "" GET "${base}static/$f"
+	expect_code "static/$f is served" 200
+done
+check "the service worker is JavaScript" grep -qi '^content-type: application/javascript' "$tmp/h"
+check "it caches nothing (no fetch handler)" sh -c '! grep -q "\"fetch\"" "$1"' _ "$SRCDIR/www/sw.js"
+check "app.js is linked deferred" grep -q '<script src="/static/app.js?v=[^"]*" defer></script>' <<<"$page"
 
 # ---- If-None-Match ---------------------------------------------------------------
 creq "${jar[2]}" GET "${base}g/$game" "If-None-Match: $t2"

@@ -219,6 +219,20 @@ async function play(browser) {
 	await page.fill('input[name=name2]', 'Boimler');
 	await page.selectOption('select[name=first]', '1');
 	await axe.audit(page, 'home');
+	// The installable app: its service worker (static/sw.js) installs and
+	// becomes active, under the strict CSP, with nothing inline.
+	const sw = await page.evaluate(async () => {
+		for (let i = 0; i < 100; i++) {
+			const regs = await navigator.serviceWorker.getRegistrations();
+			const on = regs.find((r) => r.active);
+			if (on)
+				return on.active.scriptURL;
+			await new Promise((res) => setTimeout(res, 100));
+		}
+		return 'none after 10 s';
+	});
+	check(/\/static\/sw\.js\?v=/.test(sw), `the service worker is installed and active (${sw})`);
+	await pushShows(host);
 	check(await rowsAligned(page), 'the new-game form\'s rows line up at 1280 px');
 	await shots(host, 'home');
 	await submit(page, page.locator('form.newgame'));
@@ -566,6 +580,54 @@ async function between(browser, seats, lookouts, game) {
 	const rules = await auditAt(guest, new URL('rules', base).href, 'rules');
 	check(rules === 200, `the rules page (${rules})`);
 	await guest.ctx.close();
+}
+
+// A push message as a push service would hand it to the browser
+// (DevTools' ServiceWorker.deliverPushMessage: the real services are not
+// reachable here), with notifications allowed: the worker shows its title
+// and body, and keeps a link to this server only (a foreign one becomes
+// My games).
+async function pushShows(seat) {
+	const page = seat.page;
+	await seat.ctx.grantPermissions(['notifications'], { origin: new URL(base).origin });
+	const cdp = await seat.ctx.newCDPSession(page);
+	await cdp.send('ServiceWorker.enable');
+	const reg = await new Promise((resolve) => {
+		const t = setTimeout(() => resolve(null), 10000);
+		cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => {
+			const r = e.registrations.find((x) => /static\/$/.test(x.scopeURL));
+			if (r) {
+				clearTimeout(t);
+				resolve(r);
+			}
+		});
+	});
+	check(!!reg, 'DevTools sees the worker\'s registration');
+	if (!reg)
+		return;
+	const deliver = (data) => cdp.send('ServiceWorker.deliverPushMessage', {
+		origin: new URL(base).origin, registrationId: reg.registrationId,
+		data: JSON.stringify(data) });
+	const table = new URL('g/AAAAAAAAAAAAAAAAAAAAAA', base).href;
+	await deliver({ title: 'Your turn', body: 'Round 3, risk 12%', url: table, tag: 'g1' });
+	await deliver({ title: 'Elsewhere', body: 'x', url: 'https://evil.example/', tag: 'g2' });
+	const shown = await page.evaluate(async () => {
+		const r = (await navigator.serviceWorker.getRegistrations()).find((x) => x.active);
+		for (let i = 0; i < 50; i++) {
+			const n = await r.getNotifications();
+			if (n.length >= 2)
+				return n.map((x) => ({ title: x.title, body: x.body, url: x.data.url, tag: x.tag }));
+			await new Promise((res) => setTimeout(res, 100));
+		}
+		return [];
+	});
+	const one = shown.find((n) => n.tag === 'g1');
+	const two = shown.find((n) => n.tag === 'g2');
+	check(!!one && one.title === 'Your turn' && one.body === 'Round 3, risk 12%' && one.url === table,
+		`a pushed turn shows as a notification with its table (${JSON.stringify(one)})`);
+	check(!!two && two.url === new URL('games', base).href,
+		`a foreign link in a push becomes My games (${JSON.stringify(two)})`);
+	await cdp.detach();
 }
 
 // "Email me my games" on a phone: a game of Tendi's made elsewhere, her
