@@ -36,7 +36,8 @@ buffertime_fcgi_SOURCES = \
 	cgi/page_again.c cgi/page_watch.c cgi/page_rules.c \
 	cgi/page_block.c cgi/page_end.c cgi/ended.h \
 	cgi/page_signin.c cgi/signin.c cgi/signin.h \
-	cgi/settings_browsers.c cgi/settings_browsers.h
+	cgi/settings_browsers.c cgi/settings_browsers.h \
+	cgi/page_push.c cgi/settings_push.c
 
 dist_template_DATA = \
 	templates/layout.html templates/error.html templates/home.html \
@@ -50,14 +51,16 @@ dist_template_DATA = \
 dist_www_DATA = \
 	www/style.css www/live.js www/icon.svg \
 	www/target.svg www/effort.svg www/officer.svg www/leisure.svg \
-	www/app.js www/sw.js www/manifest.json www/icon-192.png www/icon-512.png
+	www/app.js www/sw.js www/push.js www/manifest.json \
+	www/icon-192.png www/icon-512.png
 
 buffertime_fcgi_CFLAGS = $(BASE_CFLAGS) $(SODIUM_CFLAGS) $(SQLITE_CFLAGS) \
 	-I$(top_srcdir)/db -I$(top_srcdir)/cgi -I$(top_srcdir)/conf \
 	$(WORDS_CFLAGS) -I$(top_srcdir)/mail -I$(top_srcdir)/bots \
+	-I$(top_srcdir)/push \
 	-DBT_VERSION='"$(PACKAGE_VERSION)"'
 buffertime_fcgi_LDADD = $(MAIL_LIBS) bots/libbots.a $(RULES_LIBS) \
-	$(FCGI_LIBS) $(LIBM)
+	$(PUSH_LIBS) $(FCGI_LIBS) $(LIBM)
 
 templatedir = $(pkgdatadir)/templates
 wwwdir = $(pkgdatadir)/www

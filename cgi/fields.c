@@ -36,6 +36,11 @@ static const field_spec specs[FIELD__COUNT] = {
 	[FIELD_SIGNOUT] = TEXT("signout"),
 	/* templates/signin.html (with k, the link's key) */
 	[FIELD_SIGNIN_ADDRESS] = TEXT("address"),
+	/* settings.html's push form, filled in by static/push.js */
+	[FIELD_PUSH] = TEXT("push"),
+	[FIELD_ENDPOINT] = TEXT("endpoint"),
+	[FIELD_P256DH] = TEXT("p256dh"),
+	[FIELD_AUTH] = TEXT("auth"),
 	/* templates/home.html: the new-game form */
 	[FIELD_ONCE] = TEXT("once"),
 	[FIELD_INVITE] = TEXT("invite"),

@@ -29,6 +29,10 @@ typedef enum field_id {
 	FIELD_SHOW,
 	FIELD_SIGNOUT,       /* settings.html: a browser's sign-in id, "all" */
 	FIELD_SIGNIN_ADDRESS, /* templates/signin.html: whose games */
+	FIELD_PUSH,          /* settings.html's push form: on | off */
+	FIELD_ENDPOINT,      /* ... a browser's push subscription */
+	FIELD_P256DH,
+	FIELD_AUTH,
 	/* the new-game form (templates/home.html) */
 	FIELD_ONCE,
 	FIELD_INVITE,

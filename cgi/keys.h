@@ -123,7 +123,9 @@
 	X(signin_confirm) X(signin_key) X(signin_hours) X(signin_browsers) \
 	X(signed_in) X(signed_in_as) X(signout_url) \
 	X(browser) X(browser_id) X(browser_name) X(browser_since) \
-	X(browser_seen) X(browser_this) X(has_browsers) X(browsers_none)
+	X(browser_seen) X(browser_this) X(has_browsers) X(browsers_none) \
+	/* settings.html: turn notifications (settings_push.c) */ \
+	X(push_url) X(push_key) X(push_devices)
 
 #define WEB_KEY_ENUM(n) K_##n,
 typedef enum web_key { WEB_KEYS(WEB_KEY_ENUM) K__MAX } web_key;

@@ -29,6 +29,7 @@
 #include "store_limits.h"
 #include "store_talk.h"
 #include "web.h"
+#include "webpush.h"
 
 static const char usage[] =
 	"usage: buffertime.fcgi [--config FILE] [--listen ADDR] [--workers N]\n"
@@ -254,6 +255,24 @@ static void serve(web *w, FCGX_Request *fr)
 }
 
 static web W;
+static char vapid_public[WEBPUSH_KEY_TEXT];
+
+/* Web Push's key: made at the first start; the pages need its public
+ * half (the browsers subscribe for it), the worker signs with it. */
+static int load_vapid(const conf *c)
+{
+	char why[CONF_WHY_MAX];
+	webpush_vapid *v = webpush_vapid_load(c->vapid_key, why, sizeof why);
+
+	if (!v || webpush_vapid_public(v, vapid_public, sizeof vapid_public)) {
+		fprintf(stderr, "buffertime.fcgi: Web Push key: %s\n",
+		        v ? "no public key" : why);
+		webpush_vapid_free(v);
+		return 1;
+	}
+	webpush_vapid_free(v);
+	return 0;
+}
 
 static int worker(const conf *c, tmpl *const *t, const token_keys *k, int fd)
 {
@@ -268,6 +287,7 @@ static int worker(const conf *c, tmpl *const *t, const token_keys *k, int fd)
 #endif
 	W.cf = c;
 	W.keys = *k;
+	W.vapid_public = vapid_public;
 	W.tpl = (const tmpl *const *)t;
 	out_init(&W.page, WEB_PAGE_MAX);
 	out_init(&W.main, WEB_PAGE_MAX);
@@ -392,6 +412,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "buffertime.fcgi: server key: %s\n", why);
 		return 1;
 	}
+	if (load_vapid(&c))
+		return 1;
 	if (load_templates(&c, t) || check_db(&c) || FCGX_Init() != 0 ||
 	    (fd = open_listener(&c)) < 0)
 		return 1;

@@ -64,6 +64,24 @@ static const char *settings_row(void *ctx, int key, int i)
 	}
 }
 
+/* The words of a redirect's ?m= notice here, or NULL. */
+static const char *notice_words(const char *m)
+{
+	static const struct { const char *m, *words; } notices[] = {
+		{ QUERY_NOTICE_SAVED, "Saved." },
+		{ QUERY_NOTICE_SIGNED_OUT, "Signed out." },
+		{ QUERY_NOTICE_PUSH_ON, "This browser now shows a notification "
+		  "when it is your turn." },
+		{ QUERY_NOTICE_PUSH_OFF, "This browser shows no more "
+		  "notifications of this seat." },
+	};
+
+	for (size_t i = 0; i < sizeof notices / sizeof notices[0]; i++)
+		if (strcmp(m, notices[i].m) == 0)
+			return notices[i].words;
+	return NULL;
+}
+
 /* The form: what the seat has now, where mail goes, the feed. */
 static web_err show(web *w, int seat)
 {
@@ -71,7 +89,9 @@ static web_err show(web *w, int seat)
 	char csrf[CSRF_TEXT_SIZE], feed[WEB_URL_MAX], self[WEB_URL_MAX];
 	char table[WEB_URL_MAX], name[48];
 	static browsers_ctx browsers;
+	static push_view push;
 	settings_ctx c = { me->notify, &browsers };
+	const char *text;
 	unsigned shown;
 	store_error err;
 	vals v;
@@ -93,14 +113,13 @@ static web_err show(web *w, int seat)
 	snprintf(table, sizeof table, "%sg/%s", w->cf->prefix, w->game.id);
 	vals_init(&v);
 	const char *notice = field_text(&w->rq.query, FIELD_NOTICE);
-	if (notice && (strcmp(notice, QUERY_NOTICE_SAVED) == 0 ||
-	               strcmp(notice, QUERY_NOTICE_SIGNED_OUT) == 0)) {
+	if (notice && (text = notice_words(notice))) {
 		vals_show(&v, K_has_notice, 1);
-		vals_set(&v, K_notice, notice[1] == 'a' ? "Saved."
-		         : "Signed out.");
+		vals_set(&v, K_notice, text);
 		vals_set(&v, K_notice_class, "");
 	}
 	settings_browsers(w, seat, &browsers, &v);
+	settings_push(w, seat, &push, &v);
 	vals_set(&v, K_settings_url, self);
 	vals_set(&v, K_table_url, table);
 	vals_set(&v, K_csrf, csrf);

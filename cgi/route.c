@@ -42,6 +42,7 @@ static const struct route {
 	{ M_POST, "g/*/end", NO_FIELD, page_end, "POST" },
 	{ M_POST, "g/*/standin", NO_FIELD, page_standin, "POST" },
 	{ M_POST, "g/*/again", NO_FIELD, page_again, "POST" },
+	{ M_POST, "g/*/push", NO_FIELD, page_push, "POST" },
 	{ M_GET | M_HEAD, "g/*/watch", NO_FIELD, page_watch, "GET, HEAD" },
 	{ M_GET | M_HEAD | M_POST, "mail/block", NO_FIELD, page_block,
 	  "GET, HEAD, POST" },

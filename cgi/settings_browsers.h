@@ -1,6 +1,7 @@
 /*
- * settings_browsers.h - the signed-in browsers of a seat's address on its
- * settings page (cgi/settings_browsers.c).
+ * settings_browsers.h - the browsers on a seat's settings page: those
+ * signed in with its address (cgi/settings_browsers.c), and those it is
+ * notified on (cgi/settings_push.c).
  */
 #ifndef BT_SETTINGS_BROWSERS_H
 #define BT_SETTINGS_BROWSERS_H
@@ -28,5 +29,14 @@ const char *settings_browser_row(browsers_ctx *b, int key, int i);
 
 /* The POST's signout=which: signs out and answers with a 303. */
 web_err settings_sign_out(web *w, int seat, const char *which);
+
+/* ---- settings_push.c: turn notifications on this browser -------------- */
+
+typedef struct push_view {
+	char devices[96], url[WEB_URL_MAX], static_url[WEB_URL_MAX];
+} push_view;
+
+/* Shows how many of seat's browsers are notified, and the push form. */
+void settings_push(web *w, int seat, push_view *p, vals *v);
 
 #endif

@@ -77,6 +77,7 @@ typedef struct web {
 	int rule;                         /* RULES.md rule of a refused move */
 	const char *back;                 /* an error page's "back" link */
 	store_game game;                  /* the game the request is about */
+	const char *vapid_public;         /* Web Push's key, base64url */
 	unsigned long served;
 } web;
 
@@ -105,6 +106,7 @@ page_fn page_watch;     /* GET  PREFIX g/ID/watch?k=KEY */
 page_fn page_rules;     /* GET  PREFIX rules            */
 page_fn page_block;     /* GET, POST PREFIX mail/block?a=ADDRESS&k=KEY */
 page_fn page_signin;    /* GET, POST PREFIX signin[?k=KEY] */
+page_fn page_push;      /* POST PREFIX g/ID/push        */
 
 /* ---- route.c -------------------------------------------------------- */
 

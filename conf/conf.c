@@ -37,6 +37,10 @@ static const struct {
 	  0, 0 },
 	{ "key_file", CONF_TEXT, offsetof(conf, key_file),
 	  sizeof(((conf *)0)->key_file), 0, 0 },
+	{ "vapid_key", CONF_TEXT, offsetof(conf, vapid_key),
+	  sizeof(((conf *)0)->vapid_key), 0, 0 },
+	{ "allow_private_urls", CONF_INT, offsetof(conf, allow_private_urls),
+	  0, 0, 1 },
 	{ "listen", CONF_TEXT, offsetof(conf, listen),
 	  sizeof(((conf *)0)->listen), 0, 0 },
 	{ "workers", CONF_INT, offsetof(conf, workers), 0, 1,
@@ -381,9 +385,31 @@ static int check_reply(const conf *c, char *why, size_t cap)
 	return 0;
 }
 
+/* Unless set, Web Push's key lives beside the server key: DIR/vapid.pem
+ * (every host needs the same one too: subscriptions are made for it). */
+static int default_vapid_key(conf *c, char *why, size_t cap)
+{
+	const char *slash = strrchr(c->key_file, '/');
+	int n;
+
+	if (c->vapid_key[0] != '\0')
+		return 0;
+	if (slash)
+		n = snprintf(c->vapid_key, sizeof c->vapid_key, "%.*s/vapid.pem",
+		             (int)(slash - c->key_file), c->key_file);
+	else
+		n = snprintf(c->vapid_key, sizeof c->vapid_key, "vapid.pem");
+	if (n < 0 || (size_t)n >= sizeof c->vapid_key) {
+		snprintf(why, cap, "the key_file path is too long for a "
+		         "vapid_key beside it: set vapid_key");
+		return -1;
+	}
+	return 0;
+}
+
 int conf_finish(conf *c, char *why, size_t cap)
 {
-	if (default_key_file(c, why, cap))
+	if (default_key_file(c, why, cap) || default_vapid_key(c, why, cap))
 		return -1;
 	if (check_url(c, why, cap) || check_listen(c, why, cap))
 		return -1;

@@ -8,6 +8,7 @@
  *	base_url  = https://example.org/buffertime/
  *	db        = /var/lib/buffertime/buffertime.db
  *	key_file  = /var/lib/buffertime/server.key  (default: beside db)
+ *	vapid_key = /var/lib/buffertime/vapid.pem  (default: beside key_file)
  *	listen    = unix:/run/buffertime/fcgi.sock   (or 127.0.0.1:9000)
  *	workers   = 2
  *	templates = /usr/local/share/buffertime/templates
@@ -84,6 +85,11 @@ typedef struct conf {
 	int secure;                        /* base_url is https: */
 	char db[CONF_PATH_MAX + 1];
 	char key_file[CONF_PATH_MAX + 1];
+	char vapid_key[CONF_PATH_MAX + 1];  /* Web Push's key (PEM); default:
+	                                     * vapid.pem beside key_file */
+	int allow_private_urls;            /* 1: push endpoints (and later
+	                                    * webhooks) may be http and on
+	                                    * private addresses (tests) */
 	char listen[CONF_PATH_MAX + 1];    /* "unix:/path", "HOST:PORT",
 	                                    * "stdin" (spawn-fcgi), "systemd" */
 	int workers;

@@ -414,6 +414,30 @@ static const char *const sql_text[SQL__MAX] = {
 		" WHERE s.email <> '' AND s.bot = ''"
 		" AND address_key(s.email) = ?1"
 		" ORDER BY g.updated DESC, s.game, s.seat LIMIT ?2",
+	/* store_push.c */
+	[SQL_PUSH_ADD] =
+		"INSERT INTO push_subs (game, seat, endpoint, p256dh, auth,"
+		" created) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+		" ON CONFLICT (game, seat, endpoint) DO UPDATE SET"
+		" p256dh = excluded.p256dh, auth = excluded.auth,"
+		" created = excluded.created",
+	/* all but the seat's newest ?3 */
+	[SQL_PUSH_TRIM] =
+		"DELETE FROM push_subs WHERE game = ?1 AND seat = ?2"
+		" AND endpoint NOT IN (SELECT endpoint FROM push_subs"
+		" WHERE game = ?1 AND seat = ?2"
+		" ORDER BY created DESC, endpoint LIMIT ?3)",
+	[SQL_PUSH_REMOVE] =
+		"DELETE FROM push_subs WHERE game = ?1 AND seat = ?2"
+		" AND endpoint = ?3",
+	[SQL_PUSH_REMOVE_ALL] =
+		"DELETE FROM push_subs WHERE game = ?1 AND seat = ?2",
+	[SQL_PUSH_LIST] =
+		"SELECT endpoint, p256dh, auth, created FROM push_subs"
+		" WHERE game = ?1 AND seat = ?2"
+		" ORDER BY created DESC, endpoint LIMIT ?3",
+	[SQL_PUSH_SEAT] =
+		"SELECT 1 FROM seats WHERE game = ?1 AND seat = ?2",
 };
 
 store_rc store_fail(store_error *err, store_rc rc, const char *fmt, ...)

@@ -146,6 +146,13 @@ enum sql_stmt {
 	SQL_SIGNIN_DROP_ALL,
 	SQL_SIGNIN_IDLE,
 	SQL_SEATS_OF_ADDRESS,
+	/* store_push.c: the browsers a seat is notified on */
+	SQL_PUSH_ADD,
+	SQL_PUSH_TRIM,
+	SQL_PUSH_REMOVE,
+	SQL_PUSH_REMOVE_ALL,
+	SQL_PUSH_LIST,
+	SQL_PUSH_SEAT,
 	SQL__MAX
 };
 

@@ -34,6 +34,8 @@
 #define QUERY_NOTICE_SAVED "saved"
 #define QUERY_NOTICE_SIGNED_IN "signed_in"
 #define QUERY_NOTICE_SIGNED_OUT "signed_out"
+#define QUERY_NOTICE_PUSH_ON "push_on"
+#define QUERY_NOTICE_PUSH_OFF "push_off"
 
 /* "?m=WORD": a query of a notice alone, to end a redirect's path. */
 #define QUERY_NOTICE_OF(word) "?" QUERY_NOTICE "=" word

@@ -187,15 +187,6 @@ hand() {
 	"$BUFFERTIME" admin --db "$db" show "$game" --seat "$1" |
 		jq -r --arg s "$1" '.hands[$s][]'
 }
-# valid NAME: the page in $tmp/b is valid HTML (if tidy is installed)
-valid() {
-	local msg
-	command -v tidy >/dev/null 2>&1 || return 0
-	msg=$(tidy -q -e -utf8 --show-warnings yes --show-info no \
-		--drop-empty-elements no --drop-empty-paras no "$tmp/b" 2>&1 |
-		grep -v 'proprietary attribute "inputmode"')
-	check "$1 is valid HTML (tidy): $(printf '%s' "$msg" | head -n 3)" test -z "$msg"
-}
 # show SEAT on|off: the seat's settings form that shows its hand, or not
 show() {
 	page_url=${base}g/$game/settings

@@ -106,20 +106,6 @@ hand_ids() {
 		grep -o 'class="card-id">[A-Z][0-9]*<' | sed 's/.*">//; s/<$//'
 }
 
-# valid NAME: the page in $tmp/b is valid HTML5 for tidy (the flags of
-# tests/browser.sh); skipped without tidy.
-valid() {
-	local msg
-	command -v tidy >/dev/null 2>&1 || return 0
-	msg=$(tidy -q -e -utf8 --show-warnings yes --show-info no \
-		--drop-empty-elements no --drop-empty-paras no "$tmp/b" 2>&1 |
-		grep -v 'proprietary attribute "inputmode"')
-	if [ -z "$msg" ]; then
-		ok
-	else
-		not_ok "$1 is not valid HTML (tidy): $(printf '%s' "$msg" | head -n 5)"
-	fi
-}
 
 # ============================================================================
 run=$tmp/run

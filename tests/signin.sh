@@ -37,20 +37,6 @@ engine_init
 web_test_start signin nginx curl
 seed=5
 
-# valid NAME: the page in $tmp/b is valid HTML5 for tidy (skipped
-# without tidy).
-valid() {
-	local msg
-	command -v tidy >/dev/null 2>&1 || return 0
-	msg=$(tidy -q -e -utf8 --show-warnings yes --show-info no \
-		--drop-empty-elements no --drop-empty-paras no "$tmp/b" 2>&1 |
-		grep -v 'proprietary attribute "inputmode"')
-	if [ -z "$msg" ]; then
-		ok
-	else
-		not_ok "$1 is not valid HTML (tidy): $(printf '%s' "$msg" | head -n 5)"
-	fi
-}
 
 # mails: sign-in emails queued to Ann's key.
 mails() {

@@ -56,6 +56,7 @@ UNIT_TESTS = \
 	tests/check_crew \
 	tests/check_block \
 	tests/check_signin \
+	tests/check_store_push \
 	tests/check_takeback \
 	tests/check_store_end \
 	tests/check_web \
@@ -107,6 +108,7 @@ SHELL_TESTS = \
 	tests/block.sh \
 	tests/signin.sh \
 	tests/webpush.sh \
+	tests/pushsubs.sh \
 	tests/faults.sh \
 	tests/disk.sh \
 	tests/botkill.sh \
