@@ -36,4 +36,4 @@ bench_spawn_time_LDADD =
 
 EXTRA_DIST += bench/web.sh bench/play.lua bench/bots.sh bench/review.sh bench/botlag.sh \
 	bench/engines.sh \
-	bench/mailer.sh bench/inbound.sh bench/talk.sh
+	bench/mailer.sh bench/notices.sh bench/inbound.sh bench/talk.sh

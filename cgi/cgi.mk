@@ -37,7 +37,8 @@ buffertime_fcgi_SOURCES = \
 	cgi/page_block.c cgi/page_end.c cgi/ended.h \
 	cgi/page_signin.c cgi/signin.c cgi/signin.h \
 	cgi/settings_browsers.c cgi/settings_browsers.h \
-	cgi/page_push.c cgi/settings_push.c
+	cgi/page_push.c cgi/settings_push.c \
+	cgi/page_hook.c cgi/settings_hook.c
 
 dist_template_DATA = \
 	templates/layout.html templates/error.html templates/home.html \
@@ -57,10 +58,10 @@ dist_www_DATA = \
 buffertime_fcgi_CFLAGS = $(BASE_CFLAGS) $(SODIUM_CFLAGS) $(SQLITE_CFLAGS) \
 	-I$(top_srcdir)/db -I$(top_srcdir)/cgi -I$(top_srcdir)/conf \
 	$(WORDS_CFLAGS) -I$(top_srcdir)/mail -I$(top_srcdir)/bots \
-	-I$(top_srcdir)/push \
+	-I$(top_srcdir)/push -I$(top_srcdir)/notify \
 	-DBT_VERSION='"$(PACKAGE_VERSION)"'
 buffertime_fcgi_LDADD = $(MAIL_LIBS) bots/libbots.a $(RULES_LIBS) \
-	$(PUSH_LIBS) $(FCGI_LIBS) $(LIBM)
+	notify/libnotify.a $(PUSH_LIBS) $(FCGI_LIBS) $(LIBM)
 
 templatedir = $(pkgdatadir)/templates
 wwwdir = $(pkgdatadir)/www

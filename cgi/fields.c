@@ -41,6 +41,9 @@ static const field_spec specs[FIELD__COUNT] = {
 	[FIELD_ENDPOINT] = TEXT("endpoint"),
 	[FIELD_P256DH] = TEXT("p256dh"),
 	[FIELD_AUTH] = TEXT("auth"),
+	[FIELD_HOOK] = TEXT("hook"),
+	[FIELD_HOOK_ADDRESS] = TEXT("hook_address"),
+	[FIELD_HOOK_KIND] = TEXT("hook_kind"),
 	/* templates/home.html: the new-game form */
 	[FIELD_ONCE] = TEXT("once"),
 	[FIELD_INVITE] = TEXT("invite"),

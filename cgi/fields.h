@@ -33,6 +33,9 @@ typedef enum field_id {
 	FIELD_ENDPOINT,      /* ... a browser's push subscription */
 	FIELD_P256DH,
 	FIELD_AUTH,
+	FIELD_HOOK,          /* settings.html's chat form: on | off */
+	FIELD_HOOK_ADDRESS,  /* ... the webhook's URL */
+	FIELD_HOOK_KIND,     /* ... discord, slack, ..., or "" to guess */
 	/* the new-game form (templates/home.html) */
 	FIELD_ONCE,
 	FIELD_INVITE,

@@ -125,7 +125,9 @@
 	X(browser) X(browser_id) X(browser_name) X(browser_since) \
 	X(browser_seen) X(browser_this) X(has_browsers) X(browsers_none) \
 	/* settings.html: turn notifications (settings_push.c) */ \
-	X(push_url) X(push_key) X(push_devices)
+	X(push_url) X(push_key) X(push_devices) \
+	X(hooks_on) X(has_hook) X(hook_words) X(hook_url) X(hook_signed) \
+	X(hook_secret) X(hook_last) X(hook_tried)
 
 #define WEB_KEY_ENUM(n) K_##n,
 typedef enum web_key { WEB_KEYS(WEB_KEY_ENUM) K__MAX } web_key;

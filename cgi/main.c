@@ -26,6 +26,7 @@
 #include <fcgiapp.h>
 #include <sodium.h>
 
+#include "store_notice.h"
 #include "store_limits.h"
 #include "store_talk.h"
 #include "web.h"
@@ -308,6 +309,10 @@ static int worker(const conf *c, tmpl *const *t, const token_keys *k, int fd)
 	store_set_holds(W.st, &(store_holds){
 		.mail_grace = c->take_back_grace, .bot_wait = c->bot_wait });
 	store_set_talk_cap(W.st, c->talk_per_game);
+	store_set_hook_rules(W.st, &(store_hook_rules){
+		.off = !c->webhooks,
+		.per_game_hour = c->webhooks_per_game_hour,
+		.per_server_hour = c->webhooks_per_hour });
 	if (FCGX_InitRequest(&fr, fd, 0) != 0)
 		return 1;
 	while (FCGX_Accept_r(&fr) >= 0) {

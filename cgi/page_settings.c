@@ -74,6 +74,10 @@ static const char *notice_words(const char *m)
 		  "when it is your turn." },
 		{ QUERY_NOTICE_PUSH_OFF, "This browser shows no more "
 		  "notifications of this seat." },
+		{ QUERY_NOTICE_HOOK_ON, "Saved: the chat gets a first message "
+		  "now, then one for each turn and the end of the game." },
+		{ QUERY_NOTICE_HOOK_OFF, "The chat gets no more messages of "
+		  "this game." },
 	};
 
 	for (size_t i = 0; i < sizeof notices / sizeof notices[0]; i++)
@@ -90,6 +94,7 @@ static web_err show(web *w, int seat)
 	char table[WEB_URL_MAX], name[48];
 	static browsers_ctx browsers;
 	static push_view push;
+	static hook_view hook;
 	settings_ctx c = { me->notify, &browsers };
 	const char *text;
 	unsigned shown;
@@ -120,6 +125,7 @@ static web_err show(web *w, int seat)
 	}
 	settings_browsers(w, seat, &browsers, &v);
 	settings_push(w, seat, &push, &v);
+	settings_hook(w, &hook, &v);
 	vals_set(&v, K_settings_url, self);
 	vals_set(&v, K_table_url, table);
 	vals_set(&v, K_csrf, csrf);

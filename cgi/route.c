@@ -43,6 +43,7 @@ static const struct route {
 	{ M_POST, "g/*/standin", NO_FIELD, page_standin, "POST" },
 	{ M_POST, "g/*/again", NO_FIELD, page_again, "POST" },
 	{ M_POST, "g/*/push", NO_FIELD, page_push, "POST" },
+	{ M_POST, "g/*/hook", NO_FIELD, page_hook, "POST" },
 	{ M_GET | M_HEAD, "g/*/watch", NO_FIELD, page_watch, "GET, HEAD" },
 	{ M_GET | M_HEAD | M_POST, "mail/block", NO_FIELD, page_block,
 	  "GET, HEAD, POST" },

@@ -39,4 +39,15 @@ typedef struct push_view {
 /* Shows how many of seat's browsers are notified, and the push form. */
 void settings_push(web *w, int seat, push_view *p, vals *v);
 
+/* ---- settings_hook.c: the crew's chat webhook ------------------------- */
+
+typedef struct hook_view {
+	char words[320], url[WEB_URL_MAX];
+	char secret[80], last[320];
+} hook_view;
+
+/* Shows the game's webhook (or none) and its form, unless the admin
+ * switched webhooks off. */
+void settings_hook(web *w, hook_view *h, vals *v);
+
 #endif

@@ -107,6 +107,7 @@ page_fn page_rules;     /* GET  PREFIX rules            */
 page_fn page_block;     /* GET, POST PREFIX mail/block?a=ADDRESS&k=KEY */
 page_fn page_signin;    /* GET, POST PREFIX signin[?k=KEY] */
 page_fn page_push;      /* POST PREFIX g/ID/push        */
+page_fn page_hook;      /* POST PREFIX g/ID/hook        */
 
 /* ---- route.c -------------------------------------------------------- */
 

@@ -27,6 +27,7 @@
 #include "cli.h"
 #include "message.h"
 #include "record.h"
+#include "store_push.h"
 #include "store.h"
 #include "talk.h"
 #include "token.h"
@@ -503,6 +504,10 @@ static int run_revoke(store *s, job *j)
 	int64_t gen;
 
 	if (store_revoke(s, j->id, j->seat, &gen, &e) != STORE_OK)
+		return admin_store_fail(&e);
+	/* the browsers that had the old link hear of its turns no more */
+	if (store_push_remove(s, j->id, j->seat, NULL, &e) != STORE_OK &&
+	    e.rc != STORE_NOT_FOUND)
 		return admin_store_fail(&e);
 	printf("%" PRId64 "\n", gen);
 	return admin_flush_out();

@@ -29,6 +29,7 @@
 #include "inbound_act.h"
 #include "inbound_mime.h"
 #include "inbound_scan.h"
+#include "store_notice.h"
 #include "store_limits.h"
 #include "store_talk.h"
 #include "token.h"
@@ -240,6 +241,10 @@ int cmd_inbound(int argc, char **argv)
 		.mails_per_hour = c.address_mails_per_hour,
 		.mails_per_day = c.address_mails_per_day });
 	store_set_talk_cap(s, c.talk_per_game);
+	store_set_hook_rules(s, &(store_hook_rules){
+		.off = !c.webhooks,
+		.per_game_hour = c.webhooks_per_game_hour,
+		.per_server_hour = c.webhooks_per_hour });
 	rc = act_on(&c, s, &k, raw, len);
 	store_close(s);
 	token_keys_wipe(&k);

@@ -27,7 +27,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "conf.h"
@@ -35,6 +37,7 @@
 #include "cli.h"
 #include "courier.h"
 #include "message.h"
+#include "store_notice.h"
 #include "store_limits.h"
 #include "store_talk.h"
 #include "token.h"
@@ -185,8 +188,95 @@ _Static_assert((int)CONF_REVIEW_ROLLOUTS_DEFAULT ==
                (int)REVIEW_DEFAULT_ROLLOUTS,
                "the settings' review budget is the review's");
 
+/* ---- the notice lane: buffertime-notify beside this program ------------- */
+
+/* buffertime-notify's path: beside this program. */
+static int notifier_path(char *out, size_t cap)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+
+	if (n <= 0)
+		return -1;
+	self[n] = '\0';
+	char *slash = strrchr(self, '/');
+	if (!slash)
+		return -1;
+	*slash = '\0';
+	int len = snprintf(out, cap, "%s/buffertime-notify", self);
+	return len < 0 || (size_t)len >= cap ? -1 : 0;
+}
+
+/* Starts buffertime-notify with this worker's settings (the file, and
+ * what the flags made of those it reads); its pid, or -1 (said). */
+static pid_t start_notifier(const conf *c, const char *config, int once)
+{
+	char path[PATH_MAX + 32];
+	const char *argv[16];
+	int n = 0;
+
+	if (notifier_path(path, sizeof path) != 0 || access(path, X_OK) != 0) {
+		fprintf(stderr, "buffertime worker: no buffertime-notify beside "
+		        "this program: no notification or chat message is "
+		        "sent\n");
+		return -1;
+	}
+	argv[n++] = path;
+	if (config) {
+		argv[n++] = "--config";
+		argv[n++] = config;
+	}
+	argv[n++] = "--db", argv[n++] = c->db;
+	argv[n++] = "--key-file", argv[n++] = c->key_file;
+	argv[n++] = "--base-url", argv[n++] = c->base_url;
+	argv[n++] = "--mail-from", argv[n++] = c->mail_from;
+	if (once)
+		argv[n++] = "--once";
+	argv[n] = NULL;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		execv(path, (char *const *)argv);
+		fprintf(stderr, "buffertime worker: %s: %s\n", path,
+		        strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0)
+		fprintf(stderr, "buffertime worker: starting buffertime-notify: "
+		        "%s\n", strerror(errno));
+	return pid;
+}
+
+/* Waits for the notifier (after a SIGTERM if stop): its exit status,
+ * 1 if it failed or was killed. */
+static int end_notifier(pid_t pid, int stop)
+{
+	int st = 0;
+
+	if (pid <= 0)
+		return 0;
+	if (stop)
+		kill(pid, SIGTERM);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return 1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) != 0 : 1;
+}
+
+/* The --config file named on the command line, or NULL. */
+static const char *config_of(int argc, char **argv)
+{
+	const char *path = NULL;
+
+	for (int i = 1; i + 1 < argc; i++)
+		if (strcmp(argv[i], "--config") == 0)
+			path = argv[++i];
+	return path;
+}
+
 /* Runs the worker on the open store s. */
-static int run(const conf *c, store *s, const token_keys *k, int once)
+static int run(const conf *c, const char *config, store *s,
+               const token_keys *k, int once)
 {
 	worker w = {
 		.bots = {
@@ -224,7 +314,15 @@ static int run(const conf *c, store *s, const token_keys *k, int once)
 		return 1;
 	}
 	worker_signals();
-	rc = once ? worker_once(&w) > 0 : worker_daemon(&w);
+	if (once) {
+		/* the emails first: no webhook holds them up */
+		rc = worker_once(&w) > 0;
+		rc |= end_notifier(start_notifier(c, config, 1), 0);
+	} else {
+		pid_t lane = start_notifier(c, config, 0);
+		rc = worker_daemon(&w);
+		end_notifier(lane, 1);
+	}
 	worker_close(&w);
 	return rc;
 }
@@ -265,7 +363,11 @@ int cmd_worker(int argc, char **argv)
 		.mails_per_hour = c.address_mails_per_hour,
 		.mails_per_day = c.address_mails_per_day });
 	store_set_talk_cap(s, c.talk_per_game);    /* the bots' talk */
-	rc = run(&c, s, &k, once);
+	store_set_hook_rules(s, &(store_hook_rules){
+		.off = !c.webhooks,
+		.per_game_hour = c.webhooks_per_game_hour,
+		.per_server_hour = c.webhooks_per_hour });
+	rc = run(&c, config_of(argc, argv), s, &k, once);
 	store_close(s);
 	token_keys_wipe(&k);
 	return rc;

@@ -41,6 +41,13 @@ static const struct {
 	  sizeof(((conf *)0)->vapid_key), 0, 0 },
 	{ "allow_private_urls", CONF_INT, offsetof(conf, allow_private_urls),
 	  0, 0, 1 },
+	{ "webhooks", CONF_INT, offsetof(conf, webhooks), 0, 0, 1 },
+	{ "webhooks_per_game_hour", CONF_INT,
+	  offsetof(conf, webhooks_per_game_hour), 0, 1, CONF_LIMIT_MAX },
+	{ "webhooks_per_hour", CONF_INT, offsetof(conf, webhooks_per_hour),
+	  0, 1, CONF_LIMIT_MAX },
+	{ "notice_timeout", CONF_INT, offsetof(conf, notice_timeout), 0, 1,
+	  CONF_NOTICE_TIMEOUT_MAX },
 	{ "listen", CONF_TEXT, offsetof(conf, listen),
 	  sizeof(((conf *)0)->listen), 0, 0 },
 	{ "workers", CONF_INT, offsetof(conf, workers), 0, 1,
@@ -127,6 +134,10 @@ void conf_defaults(conf *c)
 	c->address_mails_per_hour = 200;
 	c->address_mails_per_day = 1000;
 	c->talk_per_game = 2000;    /* STORE_TALK_PER_GAME */
+	c->webhooks = 1;
+	c->webhooks_per_game_hour = 30;   /* STORE_HOOK_PER_GAME_HOUR */
+	c->webhooks_per_hour = 1200;      /* STORE_HOOK_PER_SERVER_HOUR */
+	c->notice_timeout = 10;
 	c->bot_rollouts = CONF_ROLLOUTS_DEFAULT;
 	c->review_rollouts = CONF_REVIEW_ROLLOUTS_DEFAULT;
 	/* long enough to see one's misclick, short enough not to be

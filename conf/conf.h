@@ -9,6 +9,15 @@
  *	db        = /var/lib/buffertime/buffertime.db
  *	key_file  = /var/lib/buffertime/server.key  (default: beside db)
  *	vapid_key = /var/lib/buffertime/vapid.pem  (default: beside key_file)
+ *	allow_private_urls = 0             (1: push endpoints and webhooks
+ *	                                   may be http and on loopback or
+ *	                                   private addresses: tests, a LAN)
+ *	webhooks  = 1                      (0: no game may name a chat
+ *	                                   webhook, and none is sent)
+ *	webhooks_per_game_hour = 30        (messages a game's webhook gets)
+ *	webhooks_per_hour = 1200           (... all games' together)
+ *	notice_timeout = 10                (seconds one push or webhook
+ *	                                   message may take)
  *	listen    = unix:/run/buffertime/fcgi.sock   (or 127.0.0.1:9000)
  *	workers   = 2
  *	templates = /usr/local/share/buffertime/templates
@@ -74,6 +83,7 @@ enum {
 	CONF_ROLLOUTS_MAX = 1000000,
 	CONF_TAKE_BACK_GRACE_MAX = 3600,
 	CONF_BOT_WAIT_MAX = 60,
+	CONF_NOTICE_TIMEOUT_MAX = 60,
 	CONF_INBOUND_MEMORY_DEFAULT = 64,  /* MB; cli/inbound.c */
 	CONF_INBOUND_MEMORY_MAX = 65536,
 	CONF_WHY_MAX = 1200       /* a comfortable size for `why` */
@@ -87,9 +97,12 @@ typedef struct conf {
 	char key_file[CONF_PATH_MAX + 1];
 	char vapid_key[CONF_PATH_MAX + 1];  /* Web Push's key (PEM); default:
 	                                     * vapid.pem beside key_file */
-	int allow_private_urls;            /* 1: push endpoints (and later
-	                                    * webhooks) may be http and on
+	int allow_private_urls;            /* 1: push endpoints and
+	                                    * webhooks may be http and on
 	                                    * private addresses (tests) */
+	int webhooks;                      /* 0: switched off */
+	int webhooks_per_game_hour, webhooks_per_hour;
+	int notice_timeout;                /* seconds a push or hook takes */
 	char listen[CONF_PATH_MAX + 1];    /* "unix:/path", "HOST:PORT",
 	                                    * "stdin" (spawn-fcgi), "systemd" */
 	int workers;

@@ -438,6 +438,98 @@ static const char *const sql_text[SQL__MAX] = {
 		" ORDER BY created DESC, endpoint LIMIT ?3",
 	[SQL_PUSH_SEAT] =
 		"SELECT 1 FROM seats WHERE game = ?1 AND seat = ?2",
+	[SQL_PUSH_GET] =
+		"SELECT p256dh, auth FROM push_subs WHERE game = ?1 AND seat = ?2"
+		" AND endpoint = ?3",
+	/* store_notice.c.  The CASTs are for PostgreSQL, which types a
+	 * parameter of a SELECT list as text (SQLite takes them as they
+	 * come): one text for both engines. */
+	[SQL_NOTICE_PUSH_QUEUE] =
+		"INSERT INTO notices (game, seat, kind, channel, target, round,"
+		" risk, by_seat, result, move_seq, created, next_attempt)"
+		" SELECT game, seat, CAST(?3 AS TEXT), 'push', endpoint,"
+		" CAST(?4 AS INTEGER), CAST(?5 AS INTEGER), CAST(?6 AS INTEGER),"
+		" CAST(?7 AS TEXT), CAST(?8 AS INTEGER), CAST(?9 AS BIGINT),"
+		" CAST(?9 AS BIGINT) + CAST(?10 AS BIGINT)"
+		" FROM push_subs WHERE game = ?1"
+		" AND (CAST(?2 AS INTEGER) = 0 OR seat = CAST(?2 AS INTEGER))",
+	/* ?11: why it is dropped at once (over a rate), or "" */
+	[SQL_NOTICE_HOOK_QUEUE] =
+		"INSERT INTO notices (game, seat, kind, channel, target, round,"
+		" risk, by_seat, result, move_seq, created, next_attempt,"
+		" dropped, last_error)"
+		" SELECT game, CAST(?2 AS INTEGER), CAST(?3 AS TEXT), 'hook', url,"
+		" CAST(?4 AS INTEGER), CAST(?5 AS INTEGER), CAST(?6 AS INTEGER),"
+		" CAST(?7 AS TEXT), CAST(?8 AS INTEGER), CAST(?9 AS BIGINT),"
+		" CAST(?9 AS BIGINT) + CAST(?10 AS BIGINT),"
+		" CASE WHEN CAST(?11 AS TEXT) <> '' THEN CAST(?9 AS BIGINT) END,"
+		" CAST(?11 AS TEXT) FROM game_hooks WHERE game = ?1",
+	/* the game's and the server's messages since ?2 that count: all but
+	 * those dropped before any attempt (over a rate, taken back) */
+	[SQL_NOTICE_HOOK_COUNT] =
+		"SELECT (SELECT count(*) FROM notices WHERE game = ?1"
+		" AND channel = 'hook' AND created > ?2"
+		" AND (dropped IS NULL OR attempts > 0)),"
+		" (SELECT count(*) FROM notices WHERE channel = 'hook'"
+		" AND created > ?2 AND (dropped IS NULL OR attempts > 0))",
+	[SQL_NOTICE_DUE] =
+		"SELECT id, game, seat, kind, channel, target, round, risk,"
+		" by_seat, result, move_seq, created, attempts, next_attempt,"
+		" last_error, sent, dropped FROM notices"
+		" WHERE sent IS NULL AND dropped IS NULL AND next_attempt <= ?1"
+		" ORDER BY next_attempt, id LIMIT 1",
+	[SQL_NOTICE_CLAIM] =
+		"UPDATE notices SET attempts = attempts + 1, next_attempt = ?2"
+		" WHERE id = ?1",
+	[SQL_NOTICE_SENT] =
+		"UPDATE notices SET sent = ?2, last_error = ''"
+		" WHERE id = ?1 AND sent IS NULL AND dropped IS NULL",
+	/* ?3: the time it is given up at, or 0 to retry */
+	[SQL_NOTICE_FAILED] =
+		"UPDATE notices SET last_error = ?2, dropped ="
+		" CASE WHEN CAST(?3 AS BIGINT) > 0 THEN CAST(?3 AS BIGINT) END"
+		" WHERE id = ?1 AND sent IS NULL AND dropped IS NULL",
+	[SQL_NOTICE_NEXT] =
+		"SELECT min(next_attempt) FROM notices"
+		" WHERE sent IS NULL AND dropped IS NULL",
+	[SQL_NOTICE_LIST] =
+		"SELECT id, game, seat, kind, channel, target, round, risk,"
+		" by_seat, result, move_seq, created, attempts, next_attempt,"
+		" last_error, sent, dropped FROM notices"
+		" ORDER BY id DESC LIMIT ?1",
+	[SQL_NOTICE_TAKEBACK] =
+		"UPDATE notices SET dropped = ?3,"
+		" last_error = 'its move was taken back'"
+		" WHERE game = ?1 AND move_seq = ?2 AND sent IS NULL"
+		" AND dropped IS NULL",
+	[SQL_NOTICE_END] =
+		"UPDATE notices SET dropped = ?2, last_error = 'the game was ended'"
+		" WHERE game = ?1 AND sent IS NULL AND dropped IS NULL"
+		" AND kind IN ('turn', 'reminder', 'nudge')",
+	/* store_hook.c */
+	[SQL_HOOK_SET] =
+		"INSERT INTO game_hooks (game, url, kind, secret, set_by, created)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (game) DO UPDATE SET"
+		" url = excluded.url, kind = excluded.kind,"
+		" secret = excluded.secret, set_by = excluded.set_by,"
+		" created = excluded.created",
+	[SQL_HOOK_GET] =
+		"SELECT url, kind, secret, set_by, created FROM game_hooks"
+		" WHERE game = ?1",
+	[SQL_HOOK_REMOVE] =
+		"DELETE FROM game_hooks WHERE game = ?1",
+	/* ?3: why (the webhook was removed, or changed) */
+	[SQL_HOOK_LAST] =
+		"SELECT id, game, seat, kind, channel, target, round, risk,"
+		" by_seat, result, move_seq, created, attempts, next_attempt,"
+		" last_error, sent, dropped FROM notices"
+		" WHERE game = ?1 AND channel = 'hook' AND target = ?2"
+		" AND (attempts > 0 OR sent IS NOT NULL)"
+		" ORDER BY id DESC LIMIT 1",
+	[SQL_HOOK_DROP_QUEUED] =
+		"UPDATE notices SET dropped = ?2, last_error = ?3"
+		" WHERE game = ?1 AND channel = 'hook' AND sent IS NULL"
+		" AND dropped IS NULL",
 };
 
 store_rc store_fail(store_error *err, store_rc rc, const char *fmt, ...)

@@ -10,6 +10,7 @@
 #include "store.h"
 #include "store_block.h"
 #include "store_limits.h"
+#include "store_notice.h"
 
 /* PRAGMA application_id of our files: "BTO1" (set by 0001-initial). */
 enum { STORE_APPLICATION_ID = 0x42544f31 };
@@ -153,6 +154,24 @@ enum sql_stmt {
 	SQL_PUSH_REMOVE_ALL,
 	SQL_PUSH_LIST,
 	SQL_PUSH_SEAT,
+	SQL_PUSH_GET,
+	/* store_notice.c, store_hook.c: what goes beside email */
+	SQL_NOTICE_PUSH_QUEUE,
+	SQL_NOTICE_HOOK_QUEUE,
+	SQL_NOTICE_HOOK_COUNT,
+	SQL_NOTICE_DUE,
+	SQL_NOTICE_CLAIM,
+	SQL_NOTICE_SENT,
+	SQL_NOTICE_FAILED,
+	SQL_NOTICE_NEXT,
+	SQL_NOTICE_LIST,
+	SQL_NOTICE_TAKEBACK,
+	SQL_NOTICE_END,
+	SQL_HOOK_SET,
+	SQL_HOOK_GET,
+	SQL_HOOK_REMOVE,
+	SQL_HOOK_DROP_QUEUED,
+	SQL_HOOK_LAST,
 	SQL__MAX
 };
 
@@ -187,6 +206,7 @@ struct store {
 	store_holds holds;          /* store_set_holds; all 0: none */
 	int send_hold;              /* store_set_send_hold; 0: none */
 	int talk_per_game;          /* store_set_talk_cap */
+	store_hook_rules hook_rules; /* store_set_hook_rules */
 };
 
 /* Fills err (if not NULL) and returns rc. */
@@ -281,6 +301,36 @@ const char *sql_status_name(bt_status st);
 
 /* The layout tag stored beside a snapshot (store_rows.c). */
 int sql_snapshot_format(void);
+
+/* Seconds until the retry after attempt number `attempts` (1, 2, ...)
+ * of an email or a notice: STORE_RETRY_FIRST doubling up to
+ * STORE_RETRY_MAX (store_outbox.c). */
+int64_t sql_backoff(int attempts);
+
+/* What a notice is about (store_notice.h), queued with what caused it:
+ * a push to seat's browsers (seat 0: every seat's), and if hook, one
+ * message to the game's webhook about hook_seat. */
+typedef struct sql_notice {
+	const char *game;
+	const char *kind;           /* turn, reminder, nudge, over */
+	int seat;
+	int hook;
+	int hook_seat;
+	int round, risk, by_seat;
+	const char *result;         /* won, lost, or "" */
+	int move_seq;
+	int64_t hold;               /* seconds before the first attempt */
+} sql_notice;
+
+/* STORE_OK if game id has seat, else STORE_NOT_FOUND (store_push.c). */
+store_rc sql_seat_exists(store *s, const char *id, int seat,
+                         store_error *err);
+
+/* Queues n's notices (store_notice.c), inside the caller's transaction. */
+store_rc sql_queue_notice(store *s, const sql_notice *n, store_error *err);
+
+/* n's round and risk from state (the risk as everyone knows it). */
+void sql_notice_facts(const bt_game *state, sql_notice *n);
 
 /* The seat whose move it is in state, 0 once the game is over. */
 int sql_turn_seat(const bt_game *state);

@@ -115,6 +115,12 @@ const char *const sql_pg_text[SQL__MAX] = {
 		" reply_to FROM outbox WHERE sent IS NULL AND dropped IS NULL"
 		" AND next_attempt <= ?1 ORDER BY id LIMIT 1"
 		" FOR UPDATE SKIP LOCKED",
+	[SQL_NOTICE_DUE] =
+		"SELECT id, game, seat, kind, channel, target, round, risk,"
+		" by_seat, result, move_seq, created, attempts, next_attempt,"
+		" last_error, sent, dropped FROM notices"
+		" WHERE sent IS NULL AND dropped IS NULL AND next_attempt <= ?1"
+		" ORDER BY next_attempt, id LIMIT 1 FOR UPDATE SKIP LOCKED",
 	/* ?1 = 0 alone makes ?1 an integer (int4): a bigint id */
 	[SQL_OUTBOX_LIST] =
 		"SELECT id, game, seat, kind, recipient, subject, body,"

@@ -12,6 +12,7 @@
 #ifndef BT_STORE_H
 #define BT_STORE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -157,6 +158,15 @@ void store_close(store *s);
  */
 int store_wake_fd(store *s);
 int store_woken(store *s);
+
+/*
+ * Waits up to a second, or less: until the store says work was queued
+ * (store_woken), or a signal of the set stops comes while stopping()
+ * still says 0.  The flag is read with those signals blocked and
+ * pselect(2) unblocks them atomically, so a stop that comes in between
+ * ends the wait at once (store_wait.c).
+ */
+void store_wait_second(store *s, const sigset_t *stops, int (*stopping)(void));
 
 /*
  * How hard a commit waits for the disk.  STORE_SYNC_FULL (the default):

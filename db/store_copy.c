@@ -19,7 +19,8 @@
 static const char *const tables[] = {
 	"games", "seats", "actions", "taken_back", "chat", "outbox", "jobs",
 	"review_moves", "hints", "creations", "replies", "blocked",
-	"limit_events", "signin_links", "signins", "push_subs",
+	"limit_events", "signin_links", "signins", "push_subs", "notices",
+	"game_hooks",
 };
 enum { NTABLES = sizeof tables / sizeof tables[0] };
 

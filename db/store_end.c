@@ -71,6 +71,12 @@ static store_rc drop_waiting(store *s, const char *id, int64_t now,
 	if ((rc = sql_run(s, SQL_END_MAILS)) != DB_DONE)
 		return store_db_fail(s, rc, "dropping the game's turn "
 		                     "emails", err);
+	st = sql_get(s, SQL_NOTICE_END);
+	db_bind_text(st, 1, id, -1);
+	db_bind_int64(st, 2, now);
+	if ((rc = sql_run(s, SQL_NOTICE_END)) != DB_DONE)
+		return store_db_fail(s, rc, "dropping the game's turn "
+		                     "notices", err);
 	return STORE_OK;
 }
 
@@ -112,7 +118,12 @@ static store_rc end_locked(store *s, const char *id, int seat,
 	g->state.status = BT_LOST;
 	g->turn_seat = 0;
 	g->reminders = 0;
-	if ((rc = queue_over(s, g, fn, ctx, err)))
+	sql_notice n = { .game = id, .kind = "over", .hook = 1,
+	                 .by_seat = seat, .result = "lost",
+	                 .move_seq = g->seq };
+	sql_notice_facts(&g->state, &n);
+	if ((rc = queue_over(s, g, fn, ctx, err)) ||
+	    (rc = sql_queue_notice(s, &n, err)))
 		return rc;
 	/* after the emails: the review holds them for its turning point */
 	return sql_queue_review(s, id, &g->state, g->seq, seat, err);

@@ -53,6 +53,31 @@ static store_rc queue_mails(store *s, const store_game *before,
 	return STORE_OK;
 }
 
+/* The move's notices beside email: a person's turn to that seat's
+ * browsers and the crew's chat, the end to every seat's and the chat;
+ * held and taken back with the move's emails. */
+static store_rc queue_notices(store *s, const store_game *before,
+                              const bt_game *next, const bt_action *a,
+                              int64_t hold, store_error *err)
+{
+	sql_notice n = { .game = before->id, .move_seq = before->seq + 1,
+	                 .hold = hold, .hook = 1, .result = "" };
+	int turn = sql_turn_seat(next);
+
+	sql_notice_facts(next, &n);
+	if (next->status != BT_PLAYING) {
+		n.kind = "over";
+		n.result = next->status == BT_WON ? "won" : "lost";
+		return sql_queue_notice(s, &n, err);
+	}
+	if (turn < 1 || turn > before->players || turn == a->seat ||
+	    sql_seat_bot(&before->seats[turn - 1])[0])
+		return STORE_OK;
+	n.kind = "turn";
+	n.seat = n.hook_seat = turn;
+	return sql_queue_notice(s, &n, err);
+}
+
 /* The append's work inside its transaction: the line, the state, the
  * emails, and the next seat's turn as a job if a bot plays it. */
 store_rc sql_append_locked(store *s, const char *id, int expected_seq,
@@ -95,7 +120,8 @@ store_rc sql_append_locked(store *s, const char *id, int expected_seq,
 	if ((rc = sql_insert_line(s, id, before->seq, a->seat, line, made_by,
 	                          err)) ||
 	    (rc = advance(s, before, next, err)) ||
-	    (rc = queue_mails(s, before, next, a, fn, ctx, hold, err)))
+	    (rc = queue_mails(s, before, next, a, fn, ctx, hold, err)) ||
+	    (rc = queue_notices(s, before, next, a, hold, err)))
 		return rc;
 	/* the absent player who moves again takes the seat back */
 	if (!made_by[0] && before->seats[a->seat - 1].standin_since &&

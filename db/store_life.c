@@ -327,6 +327,12 @@ static store_rc nudge_locked(store *s, const char *id, int expected_seq,
 	if ((rc = seat_update(s, SQL_SEAT_NUDGE, "saving the nudge", id, seat,
 	                      err)))
 		return rc;
+	/* the row alone is loaded: no round or risk to tell */
+	sql_notice n = { .game = id, .kind = "nudge", .seat = g->turn_seat,
+	                 .by_seat = seat, .risk = -1, .result = "",
+	                 .move_seq = g->seq };
+	if ((rc = sql_queue_notice(s, &n, err)))
+		return rc;
 	return m && m->to[0] ? store_queue_mail(s, id, m, err) : STORE_OK;
 }
 
@@ -399,6 +405,11 @@ static store_rc remind_locked(store *s, const char *id, int64_t now,
 		return store_fail(err, STORE_ERROR, "game %.40s: the reminder "
 		                  "could not be written", id);
 	if (made && (rc = store_queue_mail(s, id, s->mail, err)))
+		return rc;
+	sql_notice n = { .game = id, .kind = "reminder", .seat = g->turn_seat,
+	                 .result = "", .move_seq = g->seq };
+	sql_notice_facts(&g->state, &n);
+	if ((rc = sql_queue_notice(s, &n, err)))
 		return rc;
 	db_stmt *st = sql_get(s, SQL_REMIND_MARK);
 	db_bind_text(st, 1, id, -1);

@@ -9,8 +9,7 @@
 
 #include "sql.h"
 
-/* Seconds until the retry after attempt number `attempts` (1, 2, ...). */
-static int64_t backoff(int attempts)
+int64_t sql_backoff(int attempts)
 {
 	int64_t wait = STORE_RETRY_FIRST;
 
@@ -54,7 +53,7 @@ static store_rc claim_locked(store *s, int64_t now, store_outmail *out,
 	if (rc != DB_ROW)
 		return store_db_fail(s, rc, "reading the outbox", err);
 	out->attempts++;
-	int64_t wait = backoff(out->attempts);
+	int64_t wait = sql_backoff(out->attempts);
 	if (wait < s->send_hold)
 		wait = s->send_hold;
 	out->next_attempt = now + wait;

@@ -1,6 +1,7 @@
 /*
  * store_push.c - the browsers a seat is notified on (store_push.h).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "sql.h"
@@ -38,8 +39,8 @@ static int endpoint_ok(const char *url, int allow_http)
 	return 1;
 }
 
-static store_rc seat_exists(store *s, const char *id, int seat,
-                            store_error *err)
+store_rc sql_seat_exists(store *s, const char *id, int seat,
+                         store_error *err)
 {
 	db_stmt *st = sql_get(s, SQL_PUSH_SEAT);
 	int code;
@@ -63,7 +64,7 @@ static store_rc add_locked(store *s, const char *id, int seat,
 	db_stmt *st;
 	int code;
 
-	if ((rc = seat_exists(s, id, seat, err)))
+	if ((rc = sql_seat_exists(s, id, seat, err)))
 		return rc;
 	st = sql_get(s, SQL_PUSH_ADD);
 	db_bind_text(st, 1, id, -1);
@@ -146,4 +147,29 @@ store_rc store_push_list(store *s, const char *id, int seat,
 	db_reset(st);
 	return code == DB_ROW || code == DB_DONE ? STORE_OK
 	       : store_db_fail(s, code, "reading subscriptions", err);
+}
+
+store_rc store_push_get(store *s, const char *id, int seat,
+                        const char *endpoint, store_push_sub *out,
+                        store_error *err)
+{
+	db_stmt *st = sql_get(s, SQL_PUSH_GET);
+	int code;
+
+	memset(out, 0, sizeof *out);
+	db_bind_text(st, 1, id, -1);
+	db_bind_int(st, 2, seat);
+	db_bind_text(st, 3, endpoint, -1);
+	code = db_step(st);
+	if (code == DB_ROW) {
+		snprintf(out->endpoint, sizeof out->endpoint, "%s", endpoint);
+		sql_column_text(st, 0, out->p256dh, sizeof out->p256dh);
+		sql_column_text(st, 1, out->auth, sizeof out->auth);
+	}
+	db_reset(st);
+	if (code == DB_ROW)
+		return STORE_OK;
+	return code == DB_DONE
+	       ? store_fail(err, STORE_NOT_FOUND, "no such subscription")
+	       : store_db_fail(s, code, "reading a subscription", err);
 }

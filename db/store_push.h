@@ -37,6 +37,12 @@ store_rc store_push_add(store *s, const char *id, int seat,
 store_rc store_push_remove(store *s, const char *id, int seat,
                            const char *endpoint, store_error *err);
 
+/* The subscription endpoint of seat into out; STORE_NOT_FOUND if the
+ * seat has none so (notifications turned off since). */
+store_rc store_push_get(store *s, const char *id, int seat,
+                        const char *endpoint, store_push_sub *out,
+                        store_error *err);
+
 /* The seat's subscriptions, the newest first, max at most. */
 store_rc store_push_list(store *s, const char *id, int seat,
                          store_push_sub *out, int max, int *n,

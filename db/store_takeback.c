@@ -179,6 +179,8 @@ static store_rc take_back_locked(store *s, const char *id, int seat,
 	    (code = restore_game(s, id, g->seq, before, now)) != DB_DONE ||
 	    (code = run_on(s, SQL_TAKEBACK_MAILS, id, g->seq, now))
 	    != DB_DONE ||
+	    (code = run_on(s, SQL_NOTICE_TAKEBACK, id, g->seq, now))
+	    != DB_DONE ||
 	    (code = run_on(s, SQL_TAKEBACK_JOBS, id, g->seq, now))
 	    != DB_DONE ||
 	    (code = run_on(s, SQL_TAKEBACK_HINTS, id, g->seq, now))

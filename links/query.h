@@ -36,6 +36,8 @@
 #define QUERY_NOTICE_SIGNED_OUT "signed_out"
 #define QUERY_NOTICE_PUSH_ON "push_on"
 #define QUERY_NOTICE_PUSH_OFF "push_off"
+#define QUERY_NOTICE_HOOK_ON "hook_on"
+#define QUERY_NOTICE_HOOK_OFF "hook_off"
 
 /* "?m=WORD": a query of a notice alone, to end a redirect's path. */
 #define QUERY_NOTICE_OF(word) "?" QUERY_NOTICE "=" word

@@ -197,6 +197,16 @@ fail:
 	return NULL;
 }
 
+/* libcurl asks this a few times a second: a stop ends the POST. */
+static int still_wanted(void *ctx, curl_off_t dltotal, curl_off_t dlnow,
+                        curl_off_t ultotal, curl_off_t ulnow)
+{
+	const sending *s = ctx;
+
+	(void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
+	return s->rules->stop && s->rules->stop() ? 1 : 0;
+}
+
 static void set_options(CURL *c, const char *url, struct curl_slist *h,
                         const void *body, size_t n, sending *s)
 {
@@ -221,6 +231,11 @@ static void set_options(CURL *c, const char *url, struct curl_slist *h,
 	curl_easy_setopt(c, CURLOPT_OPENSOCKETDATA, s);
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, keep_answer);
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, s);
+	if (rules->stop) {
+		curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+		curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, still_wanted);
+		curl_easy_setopt(c, CURLOPT_XFERINFODATA, s);
+	}
 }
 
 int post_send(const char *url, const char *const *headers, const char *ctype,

@@ -28,6 +28,8 @@ typedef struct post_rules {
 	int allow_private;           /* 1: any address (tests, a LAN) */
 	long connect_ms;             /* 0: 3000 */
 	long total_ms;               /* 0: 10000 */
+	int (*stop)(void);           /* if set and it says 1, a POST under
+	                              * way ends at once (a SIGTERM) */
 } post_rules;
 
 typedef struct post_result {

@@ -99,7 +99,8 @@ t0=$SECONDS
 chmod 755 "$tmp"
 mkdir -p "$tmp/bin" "$tmp/data" "$tmp/mail" "$pf/etc" "$pf/queue" "$pf/data"
 cp "$BUFFERTIME" "$tmp/bin/buffertime"
-chmod 755 "$tmp/bin/buffertime"
+cp "$(dirname "$BUFFERTIME")/buffertime-notify" "$tmp/bin/buffertime-notify"
+chmod 755 "$tmp/bin/buffertime" "$tmp/bin/buffertime-notify"
 tool=$tmp/bin/buffertime
 db_new db "$tmp/data/games.db"
 key=$tmp/data/server.key

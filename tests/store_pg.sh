@@ -23,7 +23,7 @@ tests=$(dirname "$BUFFERTIME")/tests
 suites="check_store check_store_ahead check_store_stress check_store_life check_crew
 	check_talk_bound check_review_job check_jobs check_mail_budget
 	check_limits check_hints check_takeback check_block check_signin
-	check_store_push
+	check_store_push check_store_notice
 	check_store_end
 	check_worker"
 

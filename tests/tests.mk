@@ -13,7 +13,8 @@ TEST_CFLAGS = $(CHECK_CFLAGS) $(SODIUM_CFLAGS) $(SQLITE_CFLAGS) \
 	-I$(top_srcdir)/tests -I$(top_srcdir)/bots -I$(top_srcdir)/db \
 	-I$(top_srcdir)/words -I$(top_srcdir)/links -I$(top_srcdir)/conf \
 	-I$(top_srcdir)/cgi -I$(top_srcdir)/mail -I$(top_srcdir)/work \
-	-I$(top_srcdir)/push $(CRYPTO_CFLAGS) -I$(top_srcdir)/net $(CURL_CFLAGS)
+	-I$(top_srcdir)/push $(CRYPTO_CFLAGS) -I$(top_srcdir)/net $(CURL_CFLAGS) \
+	-I$(top_srcdir)/notify
 LDADD = tests/libcheckhelp.a mail/libinbound.a words/libwords.a \
 	work/libwork.a bots/libbots.a mail/libmail.a cgi/libweb.a \
 	conf/libconf.a words/libwords.a links/liblinks.a db/libstore.a \
@@ -25,6 +26,10 @@ LDADD = tests/libcheckhelp.a mail/libinbound.a words/libwords.a \
 # others must not load it (check_inbound: the inbound path loads it only
 # for an email with HTML and no text).
 tests_check_review_chart_LDADD = $(LDADD) $(XML_LIBS)
+
+# A pure module: its library and libsodium (the signature) are all.
+tests_check_hook_format_LDADD = notify/libnotify.a $(SODIUM_LIBS) \
+	$(CHECK_LIBS) $(PTHREAD_LIBS)
 
 # What several tests share: a game rigged to a chosen deal (rig.h) and a
 # database file of their own (fixture.h), a game to reply to by email
@@ -57,6 +62,7 @@ UNIT_TESTS = \
 	tests/check_block \
 	tests/check_signin \
 	tests/check_store_push \
+	tests/check_store_notice \
 	tests/check_takeback \
 	tests/check_store_end \
 	tests/check_web \
@@ -80,7 +86,8 @@ UNIT_TESTS = \
 	tests/check_inbound_act \
 	tests/check_mail_budget \
 	tests/check_push \
-	tests/check_post
+	tests/check_post \
+	tests/check_hook_format
 
 # The longest come first, so that with make -jN the short ones run beside
 # them and the run does not end waiting on one long test alone.
@@ -109,6 +116,7 @@ SHELL_TESTS = \
 	tests/signin.sh \
 	tests/webpush.sh \
 	tests/pushsubs.sh \
+	tests/notices.sh \
 	tests/faults.sh \
 	tests/disk.sh \
 	tests/botkill.sh \
@@ -173,7 +181,7 @@ tests_rusage_LDADD =
 EXTRA_DIST += tests/data tests/browser tests/fuzz tests/testlib.sh \
 	tests/browserlib.sh tests/weblib.sh tests/forms.awk \
 	tests/atomcheck.py tests/fake-sendmail tests/pg-cluster.sh \
-	tests/webpush_check.py
+	tests/webpush_check.py tests/push_service.py tests/hook_receiver.py
 # Not a make check test: scripts/test runs it once, as a stage of its own
 # (it builds the package itself, whatever this build's flags).
 EXTRA_DIST += tests/deb.sh

@@ -33,6 +33,10 @@ def b64e(data):
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
+class CheckError(Exception):
+    """What is wrong with a body or a header (push_service.py catches it)."""
+
+
 def fail(why):
     print("webpush_check: " + why, file=sys.stderr)
     sys.exit(1)
@@ -53,14 +57,15 @@ def keys():
     print(b64e(d), b64e(point(key)), b64e(auth))
 
 
-def open_body(private, auth, body):
+def open_record(private, auth, data):
+    """The message in data (the body's bytes), opened with the browser's
+    PRIVATE key and AUTH secret (base64url); CheckError if it is wrong."""
     ua = ec.derive_private_key(int.from_bytes(b64d(private), "big"), ec.SECP256R1())
-    data = b64d(body)
     salt, rs, idlen = data[:16], int.from_bytes(data[16:20], "big"), data[20]
     as_public = data[21:21 + idlen]
     records = data[21 + idlen:]
     if rs < 18 or idlen != 65 or len(records) > rs:
-        fail(f"a header that is not one record of aes128gcm (rs {rs}, idlen {idlen})")
+        raise CheckError(f"a header that is not one record of aes128gcm (rs {rs}, idlen {idlen})")
     sender = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), as_public)
     secret = ua.exchange(ec.ECDH(), sender)
     ikm = hkdf(b64d(auth), secret, b"WebPush: info\0" + point(ua) + as_public, 32)
@@ -69,51 +74,64 @@ def open_body(private, auth, body):
     try:
         plain = AESGCM(cek).decrypt(nonce, records, None)
     except InvalidTag:
-        fail("the body does not decrypt")
+        raise CheckError("the body does not decrypt") from None
     plain = plain.rstrip(b"\0")
     if not plain.endswith(b"\x02"):
-        fail("the record does not end as the last one (0x02)")
-    sys.stdout.write(plain[:-1].decode("utf-8") + "\n")
+        raise CheckError("the record does not end as the last one (0x02)")
+    return plain[:-1].decode("utf-8")
 
 
-def vapid(header, endpoint, now):
+def open_body(private, auth, body):
+    sys.stdout.write(open_record(private, auth, b64d(body)) + "\n")
+
+
+def vapid_claims(header, endpoint, now):
+    """The claims of a VAPID Authorization header once checked for
+    endpoint at time now; CheckError if anything is wrong."""
     if not header.startswith("vapid t=") or ", k=" not in header:
-        fail("not a vapid header: " + header[:40])
+        raise CheckError("not a vapid header: " + header[:40])
     token, key = header[len("vapid t="):].split(", k=", 1)
     parts = token.split(".")
     if len(parts) != 3:
-        fail("the JWT has not three parts")
+        raise CheckError("the JWT has not three parts")
     head = json.loads(b64d(parts[0]))
     claims = json.loads(b64d(parts[1]))
     if head.get("alg") != "ES256" or head.get("typ") != "JWT":
-        fail(f"the JWT's header: {head}")
+        raise CheckError(f"the JWT's header: {head}")
     sig = b64d(parts[2])
     if len(sig) != 64:
-        fail(f"an ES256 signature of {len(sig)} bytes")
+        raise CheckError(f"an ES256 signature of {len(sig)} bytes")
     der = encode_dss_signature(int.from_bytes(sig[:32], "big"), int.from_bytes(sig[32:], "big"))
     public = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), b64d(key))
     try:
         public.verify(der, (parts[0] + "." + parts[1]).encode(), ec.ECDSA(hashes.SHA256()))
     except InvalidSignature:
-        fail("the JWT's signature is not the key's")
+        raise CheckError("the JWT's signature is not the key's") from None
     u = urlsplit(endpoint)
     if claims.get("aud") != f"{u.scheme}://{u.netloc}":
-        fail(f"aud {claims.get('aud')} is not the endpoint's origin")
+        raise CheckError(f"aud {claims.get('aud')} is not the endpoint's origin")
     exp = claims.get("exp")
     if not isinstance(exp, int) or not now < exp <= now + 86400:
-        fail(f"exp {exp} is not within a day of {now}")
-    print(claims.get("sub", ""))
+        raise CheckError(f"exp {exp} is not within a day of {now}")
+    return claims
+
+
+def vapid(header, endpoint, now):
+    print(vapid_claims(header, endpoint, now).get("sub", ""))
 
 
 def main(argv):
-    if argv[1:2] == ["keys"]:
-        keys()
-    elif argv[1:2] == ["open"] and len(argv) == 5:
-        open_body(argv[2], argv[3], argv[4])
-    elif argv[1:2] == ["vapid"] and len(argv) == 5:
-        vapid(argv[2], argv[3], int(argv[4]))
-    else:
-        fail("usage: keys | open PRIVATE AUTH BODY | vapid HEADER ENDPOINT NOW")
+    try:
+        if argv[1:2] == ["keys"]:
+            keys()
+        elif argv[1:2] == ["open"] and len(argv) == 5:
+            open_body(argv[2], argv[3], argv[4])
+        elif argv[1:2] == ["vapid"] and len(argv) == 5:
+            vapid(argv[2], argv[3], int(argv[4]))
+        else:
+            fail("usage: keys | open PRIVATE AUTH BODY | vapid HEADER ENDPOINT NOW")
+    except CheckError as why:
+        fail(str(why))
 
 
 if __name__ == "__main__":

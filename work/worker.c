@@ -2,11 +2,9 @@
  * worker.c - the worker's table of kinds of job, its round and its
  * daemon (worker.h).
  */
-#define _DEFAULT_SOURCE   /* pselect's sigset_t under C11 */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/select.h>
 #include <time.h>
 
 #include "store_bots.h"
@@ -161,35 +159,6 @@ void worker_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-/* Waits up to a second, or until the store says work was queued (on a
- * server: its LISTEN, any host's insert; a wake-up the round's own
- * statements already read counts at once).  The stop flag is read with
- * the signals blocked and pselect unblocks them atomically: a stop that
- * comes in between still ends the wait at once. */
-static void wait_second(worker *w, const sigset_t *stops)
-{
-	store *st = w->bots.st;
-	int fd = store_wake_fd(st);
-	sigset_t old;
-	fd_set in;
-
-	if (fd >= 0 && store_woken(st))
-		return;
-	FD_ZERO(&in);
-	if (fd >= FD_SETSIZE)
-		fd = -1;
-	if (fd >= 0)
-		FD_SET(fd, &in);
-	sigprocmask(SIG_BLOCK, stops, &old);
-	if (!mailer_stopping()) {
-		struct timespec ts = { 1, 0 };
-		if (pselect(fd + 1, fd >= 0 ? &in : NULL, NULL, NULL, &ts,
-		            &old) > 0 && fd >= 0)
-			store_woken(st);
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-}
-
 /* Waits w->poll seconds for the next round, or less: at once when work
  * comes due, seen within a second of its due time (a move that gave a
  * bot the turn, an email a page queued), or on a server as soon as it is
@@ -199,7 +168,7 @@ static void wait_round(worker *w, const sigset_t *stops)
 	time_t end = time(NULL) + w->poll;
 
 	for (int s = 0; s <= w->poll; s++) {
-		wait_second(w, stops);
+		store_wait_second(w->bots.st, stops, mailer_stopping);
 		if (mailer_stopping() || any_due(w) || time(NULL) >= end)
 			return;
 	}

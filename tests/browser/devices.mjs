@@ -83,6 +83,27 @@ async function pushControls(t, seat) {
 		await page.reload({ waitUntil: 'load' });
 }
 
+// The settings page's crew chat: a webhook named (the chat chosen from
+// the list), shown by chat and host, never its whole address, then
+// removed.  The host is .invalid: no message leaves this machine.
+async function chatControls(t, seat) {
+	const { check, axe, shots, submit } = t;
+	const page = seat.page;
+	const form = page.locator('form.hook-form');
+	check(await form.isVisible(), "the settings page offers the crew's chat");
+	await page.fill('#hook-address', 'https://chat.example.invalid/api/webhooks/123/secret');
+	await page.selectOption('#hook-kind', 'discord');
+	await submit(page, form);
+	const now = await page.locator('.hook-now').textContent().catch(() => '');
+	check(page.url().includes('m=hook_on') && /Discord at chat\.example\.invalid/.test(now) &&
+		!/secret/.test(now), `the chat is named, its address kept to itself (${now})`);
+	await axe.audit(page, 'settings-chat');
+	await shots(seat, 'settings-chat');
+	await submit(page, page.locator('form:has(input[name=hook][value=off])'));
+	check(page.url().includes('m=hook_off') && await page.locator('.hook-now').count() === 0,
+		'any seat may remove it');
+}
+
 // "Email me my games" on a phone: a game of Tendi's made elsewhere, her
 // address asked for from My games, the emailed link's button, My games
 // then listing the game, her seat's settings listing this browser, and
@@ -128,6 +149,7 @@ export async function signIn(t, browser) {
 	await axe.audit(page, 'settings-browsers');
 	await shots(phone, 'settings-browsers');
 	await pushControls(t, phone);
+	await chatControls(t, phone);
 	await submit(page, page.locator('ul.browsers form').first());
 	check(await page.locator(`a[href*="${game}"]`).count() === 0,
 		'signed out: My games lists the game no more');

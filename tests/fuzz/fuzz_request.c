@@ -47,6 +47,7 @@ STUB(page_games) STUB(page_feed) STUB(page_history) STUB(page_say)
 STUB(page_nudge) STUB(page_again) STUB(page_watch) STUB(page_rules)
 STUB(page_block) STUB(page_standin) STUB(page_created)
 STUB(page_take_back) STUB(page_end) STUB(page_signin) STUB(page_push)
+STUB(page_hook)
 
 /* The table as a reader of route.c's comment and README understands it:
  * sub is "tail", or "g/ID" followed by tail when game is set.  A new page
@@ -80,6 +81,7 @@ static const struct expect {
 	{ page_end, 1, "/end", M_POST, NULL },
 	{ page_again, 1, "/again", M_POST, NULL },
 	{ page_push, 1, "/push", M_POST, NULL },
+	{ page_hook, 1, "/hook", M_POST, NULL },
 	{ page_watch, 1, "/watch", M_GET | M_HEAD, NULL },
 };
 
