@@ -178,9 +178,9 @@ static store_rc send_one(mailer *m, const store_outmail *o, int64_t now,
 		snprintf(why, sizeof why, "%s", msg_rc_text(mr));
 		return settle(m, o, SEND_ERROR, why, c, err);
 	}
-	/* A file is no duplicate when written again (it replaces itself):
-	 * it needs no courier. */
-	if (m->send.mail_dir != NULL && m->send.mail_dir[0] != '\0') {
+	/* On one box a file written again replaces itself: no courier. */
+	if (m->send.mail_dir != NULL && m->send.mail_dir[0] != '\0' &&
+	    !m->folder_by_courier) {
 		send_rc sr = send_message(&m->send, o->id, o->created, msg,
 		                          len, why, sizeof why);
 		return settle(m, o, sr, why, c, err);
@@ -195,6 +195,7 @@ int mailer_open(mailer *m, char *why, size_t cap)
 	char path[LOCK_PATH_BYTES];
 
 	m->lock_fd = -1;
+	m->folder_by_courier = store_is_server(m->db);
 	/* On a server, mailers on several hosts run at once: each email's
 	 * claim (its attempt counted, its retry set, under the writers'
 	 * lock) keeps the others from sending it, for as long as its

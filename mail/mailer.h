@@ -15,8 +15,12 @@
  * twice.  A failure or a crash before sendmail said yes leaves the
  * email queued for its retry.  What still sends it twice: the machine
  * crashing, or the courier itself being killed, after sendmail took it
- * and before the mark; it goes again with the same Message-ID.  With
- * mail_dir a resend replaces its file.
+ * and before the mark; it goes again with the same Message-ID.
+ *
+ * With mail_dir on one box (SQLite), the worker writes the file itself:
+ * a resend replaces it.  On a database server, hosts each write to a
+ * folder of their own, where a resend would be a second copy: there a
+ * file is written by a courier too.
  */
 #ifndef BT_MAILER_H
 #define BT_MAILER_H
@@ -41,6 +45,7 @@ typedef struct mailer {
 	send_cfg send;
 	FILE *log;                  /* one line per failure; NULL: stderr */
 	int lock_fd;                /* mailer_open's lock file, or -1 */
+	int folder_by_courier;      /* mailer_open: a database server */
 } mailer;
 
 /* What a round did. */
