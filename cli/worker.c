@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -234,8 +235,13 @@ static pid_t start_notifier(const conf *c, const char *config, int once)
 		argv[n++] = "--once";
 	argv[n] = NULL;
 	fflush(NULL);
-	pid_t pid = fork();
+	pid_t parent = getpid(), pid = fork();
 	if (pid == 0) {
+		/* It goes when this worker does, even by SIGKILL: asked before
+		 * the exec (kept across it), and a worker already gone by then
+		 * is seen by the parent having changed. */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
+			_exit(0);
 		execv(path, (char *const *)argv);
 		fprintf(stderr, "buffertime worker: %s: %s\n", path,
 		        strerror(errno));

@@ -11,12 +11,12 @@
  * --once: sends what is due, then exits (0, or 1 if a notice failed and
  * waits to be tried again).
  * Else until SIGTERM or SIGINT, looking each second (on PostgreSQL at
- * once when any host queues a notice), and ending with its parent.
+ * once when any host queues a notice); started by the worker, it ends
+ * with the worker (cli/worker.c asks the kernel so).
  */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "conf.h"
@@ -93,8 +93,6 @@ static void signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	/* the worker that started it gone, so is it */
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
 }
 
 /* One round: what is due, reported. */

@@ -189,5 +189,13 @@ check "$unknown emails came from nowhere" [ "$unknown" -eq 0 ]
 check "a courier could not mark: $(grep 'its courier c' "$tmp/mailer.err" | head -n 1)" \
 	[ "$unmarked" -eq 0 ]
 check "the mailer was never killed" [ "$kills" -gt 0 ]
+# A worker killed as soon as it started its notifier (buffertime-notify)
+# must not leave it behind, running on without it.
+for _ in $(seq 50); do
+	pgrep -f -- "--key-file $key" >/dev/null || break
+	sleep 0.1
+done
+check "no notifier outlived its worker: $(pgrep -af -- "--key-file $key" | head -n 1)" \
+	sh -c '! pgrep -f -- "--key-file $1" >/dev/null' _ "$key"
 
 finish
