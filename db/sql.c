@@ -472,6 +472,13 @@ static const char *const sql_text[SQL__MAX] = {
 		" AND (dropped IS NULL OR attempts > 0)),"
 		" (SELECT count(*) FROM notices WHERE channel = 'hook'"
 		" AND created > ?2 AND (dropped IS NULL OR attempts > 0))",
+	/* a move's first question, cheap when the game has neither */
+	[SQL_NOTICE_CHANNELS] =
+		"SELECT CASE WHEN EXISTS (SELECT 1 FROM push_subs WHERE game = ?1"
+		" AND (CAST(?2 AS INTEGER) = 0 OR seat = CAST(?2 AS INTEGER)))"
+		" THEN 1 ELSE 0 END,"
+		" CASE WHEN EXISTS (SELECT 1 FROM game_hooks WHERE game = ?1)"
+		" THEN 1 ELSE 0 END",
 	[SQL_NOTICE_DUE] =
 		"SELECT id, game, seat, kind, channel, target, round, risk,"
 		" by_seat, result, move_seq, created, attempts, next_attempt,"

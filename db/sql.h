@@ -159,6 +159,7 @@ enum sql_stmt {
 	SQL_NOTICE_PUSH_QUEUE,
 	SQL_NOTICE_HOOK_QUEUE,
 	SQL_NOTICE_HOOK_COUNT,
+	SQL_NOTICE_CHANNELS,
 	SQL_NOTICE_DUE,
 	SQL_NOTICE_CLAIM,
 	SQL_NOTICE_SENT,
@@ -320,6 +321,9 @@ typedef struct sql_notice {
 	const char *result;         /* won, lost, or "" */
 	int move_seq;
 	int64_t hold;               /* seconds before the first attempt */
+	const bt_game *state;       /* round and risk from it, if not NULL
+	                             * (worked out only if a notice is
+	                             * queued), else the two above */
 } sql_notice;
 
 /* STORE_OK if game id has seat, else STORE_NOT_FOUND (store_push.c). */
@@ -328,9 +332,6 @@ store_rc sql_seat_exists(store *s, const char *id, int seat,
 
 /* Queues n's notices (store_notice.c), inside the caller's transaction. */
 store_rc sql_queue_notice(store *s, const sql_notice *n, store_error *err);
-
-/* n's round and risk from state (the risk as everyone knows it). */
-void sql_notice_facts(const bt_game *state, sql_notice *n);
 
 /* The seat whose move it is in state, 0 once the game is over. */
 int sql_turn_seat(const bt_game *state);

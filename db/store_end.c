@@ -120,8 +120,7 @@ static store_rc end_locked(store *s, const char *id, int seat,
 	g->reminders = 0;
 	sql_notice n = { .game = id, .kind = "over", .hook = 1,
 	                 .by_seat = seat, .result = "lost",
-	                 .move_seq = g->seq };
-	sql_notice_facts(&g->state, &n);
+	                 .move_seq = g->seq, .state = &g->state };
 	if ((rc = queue_over(s, g, fn, ctx, err)) ||
 	    (rc = sql_queue_notice(s, &n, err)))
 		return rc;

@@ -61,10 +61,10 @@ static store_rc queue_notices(store *s, const store_game *before,
                               int64_t hold, store_error *err)
 {
 	sql_notice n = { .game = before->id, .move_seq = before->seq + 1,
-	                 .hold = hold, .hook = 1, .result = "" };
+	                 .hold = hold, .hook = 1, .result = "",
+	                 .state = next };
 	int turn = sql_turn_seat(next);
 
-	sql_notice_facts(next, &n);
 	if (next->status != BT_PLAYING) {
 		n.kind = "over";
 		n.result = next->status == BT_WON ? "won" : "lost";

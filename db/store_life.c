@@ -407,8 +407,8 @@ static store_rc remind_locked(store *s, const char *id, int64_t now,
 	if (made && (rc = store_queue_mail(s, id, s->mail, err)))
 		return rc;
 	sql_notice n = { .game = id, .kind = "reminder", .seat = g->turn_seat,
-	                 .result = "", .move_seq = g->seq };
-	sql_notice_facts(&g->state, &n);
+	                 .result = "", .move_seq = g->seq,
+	                 .state = &g->state };
 	if ((rc = sql_queue_notice(s, &n, err)))
 		return rc;
 	db_stmt *st = sql_get(s, SQL_REMIND_MARK);

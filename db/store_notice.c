@@ -27,7 +27,8 @@ static int rate_or(int set, int fallback)
 
 /* ---- queueing ------------------------------------------------------------ */
 
-void sql_notice_facts(const bt_game *state, sql_notice *n)
+/* n's round and risk from state (the risk as everyone knows it). */
+static void notice_facts(const bt_game *state, sql_notice *n)
 {
 	int num = 0, den = 0;
 
@@ -102,16 +103,45 @@ static store_rc queue_hook(store *s, const sql_notice *n, store_error *err)
 	       : store_db_fail(s, rc, "queueing a webhook message", err);
 }
 
+/* Whether game has a browser of seat (0: any) to push to, and a
+ * webhook: STORE_OK, or a failure. */
+static store_rc channels_of(store *s, const sql_notice *n, int *push,
+                            int *hook, store_error *err)
+{
+	db_stmt *st = sql_get(s, SQL_NOTICE_CHANNELS);
+
+	db_bind_text(st, 1, n->game, -1);
+	db_bind_int(st, 2, n->seat);
+	int rc = db_step(st);
+	if (rc == DB_ROW) {
+		*push = db_column_int(st, 0);
+		*hook = db_column_int(st, 1);
+	}
+	db_reset(st);
+	return rc == DB_ROW ? STORE_OK
+	       : store_db_fail(s, rc, "looking for the game's notices", err);
+}
+
 store_rc sql_queue_notice(store *s, const sql_notice *n, store_error *err)
 {
-	db_stmt *st = sql_get(s, SQL_NOTICE_PUSH_QUEUE);
-	int rc;
+	int push = 0, hook = 0;
+	store_rc rc = channels_of(s, n, &push, &hook, err);
 
-	bind_event(st, n, n->seat);
-	if ((rc = sql_run(s, SQL_NOTICE_PUSH_QUEUE)) != DB_DONE)
-		return store_db_fail(s, rc, "queueing a push", err);
-	return n->hook && !s->hook_rules.off ? queue_hook(s, n, err)
-	                                     : STORE_OK;
+	if (rc != STORE_OK)
+		return rc;
+	hook = hook && n->hook && !s->hook_rules.off;
+	if (!push && !hook)
+		return STORE_OK;
+	sql_notice facts = *n;
+	if (n->state != NULL)
+		notice_facts(n->state, &facts);
+	if (push) {
+		bind_event(sql_get(s, SQL_NOTICE_PUSH_QUEUE), &facts, n->seat);
+		int code = sql_run(s, SQL_NOTICE_PUSH_QUEUE);
+		if (code != DB_DONE)
+			return store_db_fail(s, code, "queueing a push", err);
+	}
+	return hook ? queue_hook(s, &facts, err) : STORE_OK;
 }
 
 /* ---- the lane's side ------------------------------------------------------ */
