@@ -303,6 +303,11 @@ const char *sql_status_name(bt_status st);
 /* The layout tag stored beside a snapshot (store_rows.c). */
 int sql_snapshot_format(void);
 
+/* why (or "failed" if empty) as one line of line's cap bytes: what a
+ * failure keeps, so that the admin's lists stay a line per row
+ * (store_outbox.c). */
+void sql_one_line(const char *why, char *line, size_t cap);
+
 /* Seconds until the retry after attempt number `attempts` (1, 2, ...)
  * of an email or a notice: STORE_RETRY_FIRST doubling up to
  * STORE_RETRY_MAX (store_outbox.c). */

@@ -225,10 +225,7 @@ store_rc store_notice_failed(store *s, const store_notice *n,
 	db_stmt *st = sql_get(s, SQL_NOTICE_FAILED);
 	char line[256];
 
-	snprintf(line, sizeof line, "%s", why && why[0] ? why : "failed");
-	for (char *p = line; *p; p++)
-		if (*p == '\n' || *p == '\r' || *p == '\t')
-			*p = ' ';
+	sql_one_line(why, line, sizeof line);
 	if (n->attempts >= STORE_NOTICE_ATTEMPTS)
 		give_up = 1;
 	db_bind_int64(st, 1, n->id);

@@ -18,6 +18,14 @@ int64_t sql_backoff(int attempts)
 	return wait < STORE_RETRY_MAX ? wait : STORE_RETRY_MAX;
 }
 
+void sql_one_line(const char *why, char *line, size_t cap)
+{
+	snprintf(line, cap, "%s", why && why[0] ? why : "failed");
+	for (char *p = line; *p; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
+}
+
 /* A row of SQL_OUTBOX_DUE or SQL_OUTBOX_LIST into m. */
 static void read_row(db_stmt *st, store_outmail *m)
 {
@@ -114,11 +122,7 @@ store_rc store_outbox_failed(store *s, int64_t id, const char *why,
 	db_stmt *st = sql_get(s, SQL_OUTBOX_FAILED);
 	char line[256];
 
-	/* one line, so that `admin mail list` stays a line per email */
-	snprintf(line, sizeof line, "%s", why && why[0] ? why : "failed");
-	for (char *p = line; *p; p++)
-		if (*p == '\n' || *p == '\r' || *p == '\t')
-			*p = ' ';
+	sql_one_line(why, line, sizeof line);
 	db_bind_int64(st, 1, id);
 	db_bind_text(st, 2, line, -1);
 	return update_one(s, SQL_OUTBOX_FAILED, id, "noting a failure", err);

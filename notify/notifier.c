@@ -87,13 +87,17 @@ static void posted(attempt *a, int rc, const post_result *r)
 static int payload(const notice_words *w, const char *game, char *out,
                    size_t cap)
 {
-	char title[2 * NOTICE_TITLE_MAX], body[2 * NOTICE_LINE_MAX];
+	char title[2 * NOTICE_TITLE_MAX], body[2 * NOTICE_LINE_MAX],
+	     url[2 * sizeof w->url], tag[8 * (STORE_ID_LEN + 1)];
 
+	/* the URL too: base_url is the operator's, whatever it holds */
 	if (hook_json_text(w->title, title, sizeof title) < 0 ||
-	    hook_json_text(w->body, body, sizeof body) < 0)
+	    hook_json_text(w->body, body, sizeof body) < 0 ||
+	    hook_json_text(w->url, url, sizeof url) < 0 ||
+	    hook_json_text(game, tag, sizeof tag) < 0)
 		return -1;
-	int len = snprintf(out, cap, "{\"title\":%s,\"body\":%s,\"url\":\"%s\","
-	                   "\"tag\":\"%s\"}", title, body, w->url, game);
+	int len = snprintf(out, cap, "{\"title\":%s,\"body\":%s,\"url\":%s,"
+	                   "\"tag\":%s}", title, body, url, tag);
 	return len < 0 || (size_t)len >= cap ? -1 : len;
 }
 
