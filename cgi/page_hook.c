@@ -61,17 +61,12 @@ static web_err unset(web *w)
 
 web_err page_hook(web *w)
 {
-	const char *what;
 	char to[STORE_ID_LEN + 48];
 	web_err e;
 	int seat, on;
 
-	if ((e = seat_form_guard(w, "/settings", &seat)))
+	if ((e = seat_form_switch(w, FIELD_HOOK, &seat, &on)))
 		return e;
-	what = field_text(&w->rq.body, FIELD_HOOK);
-	on = what && strcmp(what, "on") == 0;
-	if (!on && !(what && strcmp(what, "off") == 0))
-		return bad(w, "The form did not say on or off.");
 	if ((e = on ? set(w, seat) : unset(w)))
 		return e;
 	snprintf(to, sizeof to, "g/%s/settings" QUERY_NOTICE_OF("%s") "#chat",

@@ -72,17 +72,12 @@ static web_err turn_off(web *w, int seat)
 
 web_err page_push(web *w)
 {
-	const char *what;
 	char to[STORE_ID_LEN + 48];
 	web_err e;
 	int seat, on;
 
-	if ((e = seat_form_guard(w, "/settings", &seat)))
+	if ((e = seat_form_switch(w, FIELD_PUSH, &seat, &on)))
 		return e;
-	what = field_text(&w->rq.body, FIELD_PUSH);
-	on = what && strcmp(what, "on") == 0;
-	if (!on && !(what && strcmp(what, "off") == 0))
-		return bad(w, "The form did not say on or off.");
 	if ((e = on ? turn_on(w, seat) : turn_off(w, seat)))
 		return e;
 	snprintf(to, sizeof to, "g/%s/settings" QUERY_NOTICE_OF("%s"),

@@ -73,6 +73,22 @@ web_err seat_form_guard(web *w, const char *back, int *seat)
 	return WEB_OK;
 }
 
+web_err seat_form_switch(web *w, field_id field, int *seat, int *on)
+{
+	web_err e = seat_form_guard(w, "/settings", seat);
+	const char *what = e ? NULL : field_text(&w->rq.body, field);
+
+	if (e)
+		return e;
+	*on = what && strcmp(what, "on") == 0;
+	if (!*on && !(what && strcmp(what, "off") == 0)) {
+		snprintf(w->why, sizeof w->why, "The form did not say on or "
+		         "off.");
+		return WEB_BAD_REQUEST;
+	}
+	return WEB_OK;
+}
+
 web_err seat_back_to_table(web *w, const char *m)
 {
 	char to[STORE_ID_LEN + 48];

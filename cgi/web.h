@@ -15,6 +15,7 @@
 #define BT_WEB_H
 
 #include "conf.h"
+#include "fields.h"
 #include "keys.h"
 #include "out.h"
 #include "request.h"
@@ -174,6 +175,10 @@ int seat_cookie(const web *w, int *seat, int64_t *gen);
  * token (WEB_BAD_FORM without the seat's own).  An error page's "back"
  * link goes to g/ID followed by back ("" or e.g. "#talk"; short). */
 web_err seat_form_guard(web *w, const char *back, int *seat);
+
+/* A settings form that turns something on or off (its field says "on"
+ * or "off"): seat_form_guard back to the settings page, then *on. */
+web_err seat_form_switch(web *w, field_id field, int *seat, int *on);
 
 /* A 303 back to the table of w->game with notice m (page_table.c's
  * ?m=: stale, nudged, ...). */

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "conf_args.h"
 #include "review.h"
 #include "cli.h"
 #include "courier.h"
@@ -63,10 +64,7 @@ static const char usage[] =
 	" mail_from, db, ...).\n";
 
 /* Flags and the setting each one sets. */
-static const struct {
-	const char *flag;
-	const char *key;
-} flags[] = {
+static const conf_flag flags[] = {
 	{ "--db", "db" }, { "--key-file", "key_file" },
 	{ "--base-url", "base_url" }, { "--mail-from", "mail_from" },
 	{ "--sendmail", "sendmail" }, { "--mail-dir", "mail_dir" },
@@ -75,52 +73,7 @@ static const struct {
 	{ "--review-rollouts", "review_rollouts" },
 };
 
-enum { NFLAGS = sizeof flags / sizeof flags[0], KEY_TRIES = 3 };
-
-static int bad(const char *what, const char *arg)
-{
-	fprintf(stderr, "buffertime worker: %s%s\n%s", what, arg, usage);
-	return 2;
-}
-
-/* The file named by --config first, then every flag over it.  Returns
- * 0, -1 after --help, or an exit status. */
-static int read_settings(conf *c, int argc, char **argv, int *once)
-{
-	char why[CONF_WHY_MAX];
-
-	conf_defaults(c);
-	for (int i = 1; i + 1 < argc; i++)
-		if (strcmp(argv[i], "--config") == 0 &&
-		    conf_load(c, argv[++i], why, sizeof why))
-			goto fail;
-	for (int i = 1; i < argc; i++) {
-		size_t f = 0;
-		if (strcmp(argv[i], "--help") == 0) {
-			fputs(usage, stdout);
-			return -1;
-		}
-		if (strcmp(argv[i], "--once") == 0) {
-			*once = 1;
-			continue;
-		}
-		while (f < NFLAGS && strcmp(argv[i], flags[f].flag) != 0)
-			f++;
-		if (f == NFLAGS && strcmp(argv[i], "--config") != 0)
-			return bad("unknown argument ", argv[i]);
-		if (i + 1 >= argc)
-			return bad(argv[i], " needs a value");
-		i++;
-		if (f < NFLAGS &&
-		    conf_set(c, flags[f].key, argv[i], why, sizeof why))
-			goto fail;
-	}
-	if (conf_finish(c, why, sizeof why) == 0)
-		return 0;
-fail:
-	fprintf(stderr, "buffertime worker: %s\n", why);
-	return 2;
-}
+enum { KEY_TRIES = 3 };
 
 /* Makes the mail folder if missing (one level, 0700) and says where it
  * is; 0 or 1. */
@@ -339,11 +292,13 @@ int cmd_worker(int argc, char **argv)
 	token_keys k;
 	store *s = NULL;
 	store_error e;
-	int once = 0, rc;
+	int rc;
 
 	if (argc > 1 && strcmp(argv[1], COURIER_MARK_FLAG) == 0)
 		return courier_mark_main(argc - 1, argv + 1, stderr);
-	if ((rc = read_settings(&c, argc, argv, &once)) != 0)
+	conf_args args = { "buffertime worker", usage, flags,
+	                   sizeof flags / sizeof flags[0], 0 };
+	if ((rc = conf_from_args(&c, argc, argv, &args)) != 0)
 		return rc < 0 ? 0 : rc;
 	if (!msg_addr_ok(c.mail_from)) {
 		fprintf(stderr, "buffertime worker: mail_from must be a plain "
@@ -373,7 +328,7 @@ int cmd_worker(int argc, char **argv)
 		.off = !c.webhooks,
 		.per_game_hour = c.webhooks_per_game_hour,
 		.per_server_hour = c.webhooks_per_hour });
-	rc = run(&c, config_of(argc, argv), s, &k, once);
+	rc = run(&c, config_of(argc, argv), s, &k, args.once);
 	store_close(s);
 	token_keys_wipe(&k);
 	return rc;

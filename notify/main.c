@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "conf_args.h"
 #include "notifier.h"
 #include "store_notice.h"
 
@@ -29,53 +30,12 @@ static const char usage[] =
 	"Sends the queued Web Push notifications and chat webhook messages\n"
 	"(`buffertime worker` runs it).  --once: what is due, then exit.\n";
 
-static const struct {
-	const char *flag, *key;
-} flags[] = {
+static const conf_flag flags[] = {
 	{ "--db", "db" }, { "--key-file", "key_file" },
 	{ "--base-url", "base_url" }, { "--mail-from", "mail_from" },
 };
 
-enum { NFLAGS = sizeof flags / sizeof flags[0], ONCE_ROUNDS = 1000 };
-
-static int settings(conf *c, int argc, char **argv, int *once)
-{
-	char why[CONF_WHY_MAX];
-
-	conf_defaults(c);
-	for (int i = 1; i + 1 < argc; i++)
-		if (strcmp(argv[i], "--config") == 0 &&
-		    conf_load(c, argv[++i], why, sizeof why))
-			goto fail;
-	for (int i = 1; i < argc; i++) {
-		size_t f = 0;
-		if (strcmp(argv[i], "--once") == 0) {
-			*once = 1;
-			continue;
-		}
-		if (strcmp(argv[i], "--help") == 0) {
-			fputs(usage, stdout);
-			return -1;
-		}
-		while (f < NFLAGS && strcmp(argv[i], flags[f].flag) != 0)
-			f++;
-		if ((f == NFLAGS && strcmp(argv[i], "--config") != 0) ||
-		    i + 1 >= argc) {
-			fprintf(stderr, "buffertime-notify: %s?\n%s", argv[i],
-			        usage);
-			return 2;
-		}
-		i++;
-		if (f < NFLAGS &&
-		    conf_set(c, flags[f].key, argv[i], why, sizeof why))
-			goto fail;
-	}
-	if (conf_finish(c, why, sizeof why) == 0)
-		return 0;
-fail:
-	fprintf(stderr, "buffertime-notify: %s\n", why);
-	return 2;
-}
+enum { ONCE_ROUNDS = 1000 };
 
 static void on_stop(int sig)
 {
@@ -170,9 +130,11 @@ int main(int argc, char **argv)
 	static conf c;
 	store *s = NULL;
 	store_error e;
-	int once = 0, rc;
+	int rc;
 
-	if ((rc = settings(&c, argc, argv, &once)) != 0)
+	conf_args args = { "buffertime-notify", usage, flags,
+	                   sizeof flags / sizeof flags[0], 0 };
+	if ((rc = conf_from_args(&c, argc, argv, &args)) != 0)
 		return rc < 0 ? 0 : rc;
 	signals();
 	if (post_init() != 0) {
@@ -192,7 +154,7 @@ int main(int argc, char **argv)
 		.off = !c.webhooks,
 		.per_game_hour = c.webhooks_per_game_hour,
 		.per_server_hour = c.webhooks_per_hour });
-	rc = run(&c, s, once);
+	rc = run(&c, s, args.once);
 	store_close(s);
 	return rc;
 }
