@@ -31,6 +31,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "conf.h"
@@ -206,6 +207,39 @@ static pid_t start_notifier(const conf *c, const char *config, int once)
 	return pid;
 }
 
+/* The notifier the daemon keeps running beside it. */
+typedef struct lane {
+	const conf *c;
+	const char *config;
+	pid_t pid;
+	time_t restarted;      /* its last start again, 0 if none yet */
+} lane;
+
+enum { LANE_RESTART_SECONDS = 10 };   /* a notifier that keeps dying is
+                                       * started again this often at most */
+
+/* After each of the daemon's rounds: a notifier that ended (crashed,
+ * killed) is started again, so pushes and chat messages do not wait for
+ * the worker's own restart. */
+static void lane_watch(void *ctx)
+{
+	lane *l = ctx;
+	int st;
+
+	if (l->pid > 0 && waitpid(l->pid, &st, WNOHANG) == l->pid) {
+		fprintf(stderr, "buffertime worker: buffertime-notify ended "
+		        "(%s %d): starting it again\n", WIFSIGNALED(st)
+		        ? "signal" : "exit status", WIFSIGNALED(st)
+		        ? WTERMSIG(st) : WEXITSTATUS(st));
+		l->pid = 0;
+	}
+	if (l->pid == 0 &&
+	    time(NULL) - l->restarted >= LANE_RESTART_SECONDS) {
+		l->restarted = time(NULL);
+		l->pid = start_notifier(l->c, l->config, 0);
+	}
+}
+
 /* Waits for the notifier (after a SIGTERM if stop): its exit status,
  * 1 if it failed or was killed. */
 static int end_notifier(pid_t pid, int stop)
@@ -278,9 +312,11 @@ static int run(const conf *c, const char *config, store *s,
 		rc = worker_once(&w) > 0;
 		rc |= end_notifier(start_notifier(c, config, 1), 0);
 	} else {
-		pid_t lane = start_notifier(c, config, 0);
+		lane l = { c, config, start_notifier(c, config, 0), 0 };
+		w.after_round = lane_watch;
+		w.after_ctx = &l;
 		rc = worker_daemon(&w);
-		end_notifier(lane, 1);
+		end_notifier(l.pid, 1);
 	}
 	worker_close(&w);
 	return rc;

@@ -274,6 +274,34 @@ check "the servers stop at once all the same (the POST in hand ends)" \
 check "no notifier is left" sh -c '! pgrep -f "[b]uffertime-notify --config $1/" >/dev/null' _ "$run_dir"
 check "and that message waits to be tried again" \
 	[ "$(notices "channel = 'hook' AND kind = 'hello' AND target LIKE '%/slow/%' AND sent IS NULL AND dropped IS NULL")" = 1 ]
+
+# a notifier that dies (a crash, the OOM killer) is started again by the
+# worker's daemon, which goes on
+up "$run_dir" --set allow_private_urls=1 --set notice_timeout=2 \
+	--set webhooks_per_game_hour=8 --mailer "$mails" --mail-poll 1
+notifier_pid() {
+	pgrep -f "[b]uffertime-notify --config $run_dir/" | head -n 1
+}
+for _ in $(seq 100); do
+	[ -n "$(notifier_pid)" ] && break
+	sleep 0.1
+done
+first=$(notifier_pid)
+check "the daemon started its notifier" [ -n "$first" ]
+kill -KILL "$first" 2>/dev/null
+again=
+for _ in $(seq 100); do   # at the end of the round (one a second)
+	again=$(notifier_pid)
+	[ -n "$again" ] && [ "$again" != "$first" ] && break
+	sleep 0.1
+done
+check "a killed notifier is started again ($first, then ${again:-none})" \
+	[ -n "$again" ] && [ "$again" != "$first" ]
+check "the worker says so" grep -q 'buffertime-notify ended (signal 9): starting it again' "$run_dir/log/worker.log"
+check "and it stops with the servers" \
+	sh -c 'bash "$1" down "$2" >/dev/null 2>&1' _ "$SRCDIR/scripts/web" "$run_dir"
+check "no notifier is left after it" sh -c '! pgrep -f "[b]uffertime-notify --config $1/" >/dev/null' _ "$run_dir"
+
 up "$run_dir" --set allow_private_urls=1 --set notice_timeout=2 --set webhooks_per_game_hour=8
 base=$url
 origin=$(origin_of "$base")
@@ -323,7 +351,9 @@ check "Bob still has a browser notified" [ "$(sql "SELECT count(*) FROM push_sub
 check "the admin revokes Bob's link" "$BUFFERTIME" admin --db "$db" revoke "$game" 2 >/dev/null
 check "its browsers are no longer notified" [ "$(sql "SELECT count(*) FROM push_subs WHERE game = '$game' AND seat = 2")" = 0 ]
 
+# (but for the notifier killed on purpose above)
 check "no sanitizer or crash report from the worker or its notifier" \
-	sh -c '! grep -Eq "Sanitizer|runtime error|signal [0-9]" "$@"' _ "$tmp/workers.log" "$run_dir/log/worker.log"
+	sh -c '! cat "$@" | grep -v "buffertime-notify ended (signal 9)" |
+		grep -Eq "Sanitizer|runtime error|signal [0-9]"' _ "$tmp/workers.log" "$run_dir/log/worker.log"
 
 finish

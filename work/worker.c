@@ -186,6 +186,8 @@ int worker_daemon(worker *w)
 		memset(&w->counts, 0, sizeof w->counts);
 		worker_round(w, &more);
 		mailer_report(&w->mail, &w->counts);
+		if (w->after_round)
+			w->after_round(w->after_ctx);
 		if (!more)
 			wait_round(w, &stops);
 	}

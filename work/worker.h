@@ -30,6 +30,10 @@ typedef struct worker {
 	FILE *log;                  /* one line per failure; NULL: stderr */
 	mailer_counts counts;       /* what the rounds did, added to */
 	int moved;                  /* bot moves the rounds made */
+	void (*after_round)(void *); /* worker_daemon's, after each round
+	                             * (the caller's watch on what it
+	                             * started beside it), or NULL */
+	void *after_ctx;
 } worker;
 
 /*
