@@ -37,7 +37,8 @@ tests_check_hook_format_LDADD = notify/libnotify.a $(SODIUM_LIBS) \
 check_LIBRARIES = tests/libcheckhelp.a
 tests_libcheckhelp_a_SOURCES = tests/rig.c tests/rig.h \
 	tests/reply_rig.c tests/reply_rig.h \
-	tests/fixture.c tests/fixture.h
+	tests/fixture.c tests/fixture.h \
+	tests/seeded.c tests/seeded.h
 
 UNIT_TESTS = \
 	tests/check_cards \
@@ -66,6 +67,8 @@ UNIT_TESTS = \
 	tests/check_takeback \
 	tests/check_store_end \
 	tests/check_web \
+	tests/check_form \
+	tests/check_token \
 	tests/check_fields \
 	tests/check_review_chart \
 	tests/check_config \
