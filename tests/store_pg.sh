@@ -79,6 +79,28 @@ for s in $suites; do
 		failed="$failed $s"
 	fi
 done
+
+# An address's seats (My games, "Email me my games") are found by the
+# index of their key, not by reading every seat: the statement as
+# db/sql.c has it, the planner told to avoid whole-table reads (with a
+# handful of rows it would read the table anyway).
+url=${BT_PG_URL/\/buffertime\?//seats_plan?}
+plan=
+if psql -XAtq -v ON_ERROR_STOP=1 "$BT_PG_URL" -c "CREATE DATABASE seats_plan" &&
+	timeout 60 "$BUFFERTIME" admin --db "$url" list >/dev/null; then
+	plan=$(psql -XAtq -v ON_ERROR_STOP=1 "$url" -c "SET enable_seqscan = off" \
+		-c "EXPLAIN SELECT s.game, s.seat FROM seats AS s
+		    JOIN games AS g ON g.id = s.game
+		    WHERE s.email <> '' AND s.bot = ''
+		    AND address_key(s.email) = 'ann@example.org'
+		    ORDER BY g.updated DESC, s.game, s.seat LIMIT 50" 2>&1)
+fi
+if grep -q seats_by_address <<<"$plan"; then
+	echo "PASS: an address's seats are found by their index"
+else
+	echo "FAIL: an address's seats are not found by their index: $plan"
+	failed="$failed seats_by_address"
+fi
 if [ -n "$failed" ]; then
 	echo "FAIL on PostgreSQL:$failed"
 	exit 1
