@@ -27,12 +27,14 @@ import hashlib
 import hmac
 import json
 import os
-import signal
 import sys
-import threading
 import time
 import traceback
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+sys.dont_write_bytecode = True     # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from loopback_http import append, serve  # noqa: E402
 
 BODY_MAX = 1 << 20          # bytes of a request read at all
 BIG = 1 << 20               # bytes of /big/'s answer
@@ -40,18 +42,7 @@ CHUNK = 1 << 16
 SLOW_S = 12
 STATUS = {"fail": 500, "gone": 410, "big": 200, "slow": 204, "ok": 204}
 
-write_lock = threading.Lock()
 
-
-def append(path, entry):
-    """entry as one JSON line at the end of path, in one write()."""
-    data = (json.dumps(entry, ensure_ascii=False) + "\n").encode()
-    with write_lock:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            os.write(fd, data)
-        finally:
-            os.close(fd)
 
 
 def media_type(ctype):
@@ -217,44 +208,10 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(chunk)
 
 
-class Server(ThreadingHTTPServer):
-    def handle_error(self, request, client_address):
-        """Quiet when a client hangs up between requests."""
-        if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
-            super().handle_error(request, client_address)
-
-
-def stop(signum, frame):
-    sys.exit(0)
-
-
-def write_port(directory, port):
-    tmp = os.path.join(directory, "port.tmp")
-    with open(tmp, "w") as f:
-        f.write(f"{port}\n")
-    os.replace(tmp, os.path.join(directory, "port"))
-
-
-def serve(directory):
-    try:
-        os.remove(os.path.join(directory, "port"))
-    except FileNotFoundError:
-        pass
-    server = Server(("127.0.0.1", 0), Handler)
-    server.directory = directory
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    write_port(directory, server.server_address[1])
-    try:
-        server.serve_forever()
-    finally:
-        server.server_close()
-
-
 def main(argv):
     if len(argv) != 2:
         sys.exit("usage: hook_receiver.py DIR")
-    serve(argv[1])
+    serve(argv[1], Handler)
 
 
 if __name__ == "__main__":

@@ -27,16 +27,16 @@ Endpoints (NAME: [A-Za-z0-9_-]{1,40}), each request's body read first:
 import json
 import os
 import re
-import signal
 import sys
 import threading
 import time
 import traceback
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 sys.dont_write_bytecode = True     # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import webpush_check as wp  # noqa: E402
+from loopback_http import append, serve  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric import ec  # noqa: E402
 
 NAME = r"[A-Za-z0-9_-]{1,40}"
@@ -46,7 +46,6 @@ PUSH_MAX = 4096             # bytes of a push message's body (RFC 8030)
 SLOW_S = 6
 CANNED = {"gone": 410, "missing": 404, "busy": 429, "fail": 500}
 
-write_lock = threading.Lock()
 count_lock = threading.Lock()
 count = 0
 
@@ -62,16 +61,6 @@ class Refused(Exception):
 def one_line(text):
     return " ".join(str(text).split())
 
-
-def append(path, entry):
-    """entry as one JSON line at the end of path, in one write()."""
-    data = (json.dumps(entry, ensure_ascii=False) + "\n").encode()
-    with write_lock:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            os.write(fd, data)
-        finally:
-            os.close(fd)
 
 
 def next_n():
@@ -235,45 +224,11 @@ class Handler(BaseHTTPRequestHandler):
         self.answer(201, headers=[("Location", f"/msg/{n}")])
 
 
-class Server(ThreadingHTTPServer):
-    def handle_error(self, request, client_address):
-        """Quiet when a client hangs up between requests."""
-        if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
-            super().handle_error(request, client_address)
-
-
-def stop(signum, frame):
-    sys.exit(0)
-
-
-def write_port(directory, port):
-    tmp = os.path.join(directory, "port.tmp")
-    with open(tmp, "w") as f:
-        f.write(f"{port}\n")
-    os.replace(tmp, os.path.join(directory, "port"))
-
-
-def serve(directory):
-    try:
-        os.remove(os.path.join(directory, "port"))
-    except FileNotFoundError:
-        pass
-    server = Server(("127.0.0.1", 0), Handler)
-    server.directory = directory
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    write_port(directory, server.server_address[1])
-    try:
-        server.serve_forever()
-    finally:
-        server.server_close()
-
-
 def main(argv):
     if argv[1:2] == ["keys"] and len(argv) == 4:
         make_keys(argv[2], argv[3])
     elif len(argv) == 2:
-        serve(argv[1])
+        serve(argv[1], Handler)
     else:
         sys.exit("usage: push_service.py DIR | push_service.py keys DIR NAME")
 

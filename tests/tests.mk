@@ -184,7 +184,8 @@ tests_rusage_LDADD =
 EXTRA_DIST += tests/data tests/browser tests/fuzz tests/testlib.sh \
 	tests/browserlib.sh tests/weblib.sh tests/forms.awk \
 	tests/atomcheck.py tests/fake-sendmail tests/pg-cluster.sh \
-	tests/webpush_check.py tests/push_service.py tests/hook_receiver.py
+	tests/webpush_check.py tests/push_service.py tests/hook_receiver.py \
+	tests/loopback_http.py
 # Not a make check test: scripts/test runs it once, as a stage of its own
 # (it builds the package itself, whatever this build's flags).
 EXTRA_DIST += tests/deb.sh
