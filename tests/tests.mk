@@ -38,12 +38,14 @@ check_LIBRARIES = tests/libcheckhelp.a
 tests_libcheckhelp_a_SOURCES = tests/rig.c tests/rig.h \
 	tests/reply_rig.c tests/reply_rig.h \
 	tests/fixture.c tests/fixture.h \
-	tests/seeded.c tests/seeded.h
+	tests/seeded.c tests/seeded.h \
+	tests/rule_steps.c tests/rule_steps.h
 
 UNIT_TESTS = \
 	tests/check_cards \
 	tests/check_rng \
 	tests/check_rules \
+	tests/check_abilities \
 	tests/check_record \
 	tests/check_properties \
 	tests/check_reach \
