@@ -28,17 +28,41 @@ export async function pushShows(t, seat) {
 	check(!!reg, 'DevTools sees the worker\'s registration');
 	if (!reg)
 		return;
+	// What the worker did with each push, for the message of a failure:
+	// whether it asked to show it, and if that was refused.  (No listener
+	// of its own: Chromium wants those added by the script itself.)
+	const worker = seat.ctx.serviceWorkers().find((w) => /static\/sw\.js/.test(w.url()));
+	// (a worker stopped meanwhile only leaves the message without it)
+	if (worker)
+		await worker.evaluate(() => {
+			self.__btPushes = [];
+			const show = self.registration.showNotification.bind(self.registration);
+			self.registration.showNotification = (...a) => (
+				self.__btPushes.push(`asked: ${a[0]}`), show(...a)).then(
+				() => self.__btPushes.push('shown'),
+				(e) => { self.__btPushes.push(`refused: ${e}`); throw e; });
+		}).catch(() => {});
+	const workerSaw = async () => {
+		try {
+			return worker ? JSON.stringify(await worker.evaluate(() => self.__btPushes))
+			              : 'no worker to ask';
+		} catch (e) {
+			return `the worker is gone (${e.message.split('\n')[0]})`;
+		}
+	};
 	const deliver = (data) => cdp.send('ServiceWorker.deliverPushMessage', {
 		origin: new URL(base).origin, registrationId: reg.registrationId,
 		data: JSON.stringify(data) });
 	const table = new URL('g/AAAAAAAAAAAAAAAAAAAAAA', base).href;
-	// one at a time: each delivered, then looked for, by its tag
+	// one at a time: each delivered, then looked for, by its tag (for up
+	// to 30 s: a push starts the worker, which a machine busy with the
+	// sanitizers' tests may take long to do)
 	const shows = async (data) => {
 		await deliver(data);
-		return page.evaluate(async (tag) => {
+		const n = await page.evaluate(async (tag) => {
 			const r = (await navigator.serviceWorker.getRegistrations()).find((x) => x.active);
 			let seen = [];
-			for (let i = 0; i < 100; i++) {
+			for (let i = 0; i < 300; i++) {
 				seen = (await r.getNotifications()).map((x) => ({
 					title: x.title, body: x.body, url: x.data && x.data.url, tag: x.tag }));
 				const n = seen.find((x) => x.tag === tag);
@@ -48,6 +72,9 @@ export async function pushShows(t, seat) {
 			}
 			return { none: seen };
 		}, data.tag);
+		if (n.none)
+			n.worker = await workerSaw();
+		return n;
 	};
 	const one = await shows({ title: 'Your turn', body: 'Round 3, risk 12%', url: table, tag: 'g1' });
 	check(one.title === 'Your turn' && one.body === 'Round 3, risk 12%' && one.url === table,

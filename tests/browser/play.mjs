@@ -228,11 +228,14 @@ async function play(browser) {
 	await page.selectOption('select[name=first]', '1');
 	await axe.audit(page, 'home');
 	// The installable app: its service worker (static/sw.js) installs and
-	// becomes active, under the strict CSP, with nothing inline.
+	// becomes active, under the strict CSP, with nothing inline.  Active
+	// means "activated": registration.active is set while it is still
+	// "activating" (its clients.claim() under way), and a push delivered
+	// then is dropped (a busy machine showed it).
 	const sw = await page.evaluate(async () => {
 		for (let i = 0; i < 100; i++) {
 			const regs = await navigator.serviceWorker.getRegistrations();
-			const on = regs.find((r) => r.active);
+			const on = regs.find((r) => r.active && r.active.state === 'activated');
 			if (on)
 				return on.active.scriptURL;
 			await new Promise((res) => setTimeout(res, 100));
