@@ -16,7 +16,7 @@ WEB_LIBS = cgi/libweb.a conf/libconf.a $(WORDS_LIBS)
 
 sbin_PROGRAMS = buffertime.fcgi
 buffertime_fcgi_SOURCES = \
-	cgi/main.c cgi/web.h \
+	cgi/main.c cgi/web.h cgi/accept_wait.c cgi/accept_wait.h \
 	cgi/request.c cgi/request.h \
 	cgi/route.c cgi/response.c cgi/seat.c cgi/seat_link.c \
 	cgi/keys.c cgi/keys.h cgi/vals.c cgi/vals.h \

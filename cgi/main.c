@@ -26,6 +26,7 @@
 #include <fcgiapp.h>
 #include <sodium.h>
 
+#include "accept_wait.h"
 #include "store_notice.h"
 #include "store_limits.h"
 #include "store_talk.h"
@@ -256,6 +257,36 @@ static void serve(web *w, FCGX_Request *fr)
 }
 
 static web W;
+
+/* Answers requests until the listening socket fails; on a server,
+ * reading its news between them (accept_wait.c). */
+static int serve_all(FCGX_Request *fr, int fd, int server)
+{
+	accept_wait aw = { .ep = -1 };
+	int rc;
+
+	if (server && accept_wait_open(&aw, fd) < 0) {
+		fprintf(stderr, "buffertime.fcgi: worker %ld: cannot wait for "
+		        "requests: %s\n", (long)getpid(), strerror(errno));
+		store_close(W.st);
+		return 1;
+	}
+	for (;;) {
+		if (aw.ep >= 0 && accept_wait_next(&aw, W.st) < 0)
+			break;
+		rc = FCGX_Accept_r(fr);
+		/* another worker took it first */
+		if (rc == -EAGAIN)
+			continue;
+		if (rc < 0)
+			break;
+		serve(&W, fr);
+		FCGX_Finish_r(fr);
+	}
+	accept_wait_close(&aw);
+	store_close(W.st);
+	return 0;
+}
 static char vapid_public[WEBPUSH_KEY_TEXT];
 
 /* Web Push's key: made at the first start; the pages need its public
@@ -315,12 +346,7 @@ static int worker(const conf *c, tmpl *const *t, const token_keys *k, int fd)
 		.per_server_hour = c->webhooks_per_hour });
 	if (FCGX_InitRequest(&fr, fd, 0) != 0)
 		return 1;
-	while (FCGX_Accept_r(&fr) >= 0) {
-		serve(&W, &fr);
-		FCGX_Finish_r(&fr);
-	}
-	store_close(W.st);
-	return 0;
+	return serve_all(&fr, fd, store_is_server(c->db));
 }
 
 /* ---- the parent -------------------------------------------------------- */

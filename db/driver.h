@@ -97,7 +97,18 @@ struct db_ops {
 	 * when run.  NULL: an engine in the process, which has no round
 	 * trips to save. */
 	db_code (*read_ahead)(db_conn *c, db_stmt *const *st, int n);
+	/* read_ahead, whose rows are also kept for later runs (past
+	 * read_ahead_drop) under tag, a game's id, until the server says
+	 * that game changed; each later use asks the server once whether
+	 * it did.  NULL: as read_ahead. */
+	db_code (*read_ahead_kept)(db_conn *c, const char *tag,
+	                           db_stmt *const *st, int n);
 	void (*read_ahead_drop)(db_conn *c);
+	/* news that rows kept changed: a descriptor that turns readable
+	 * when some came (-1: none can), and its reading, without waiting
+	 * (NULL: an engine that keeps nothing) */
+	int (*changes_fd)(db_conn *c);
+	void (*changes_read)(db_conn *c);
 	/* how many statements hold rows read ahead */
 	int (*read_ahead_held)(db_conn *c);
 	/* exchanges with the server so far (NULL: an engine in the
@@ -292,6 +303,24 @@ static inline int db_woken(db_conn *c)
 static inline db_code db_read_ahead(db_conn *c, db_stmt *const *st, int n)
 {
 	return c->ops->read_ahead ? c->ops->read_ahead(c, st, n) : DB_OK;
+}
+
+static inline db_code db_read_ahead_kept(db_conn *c, const char *tag,
+                                         db_stmt *const *st, int n)
+{
+	return c->ops->read_ahead_kept ? c->ops->read_ahead_kept(c, tag, st, n)
+	                               : db_read_ahead(c, st, n);
+}
+
+static inline int db_changes_fd(db_conn *c)
+{
+	return c->ops->changes_fd ? c->ops->changes_fd(c) : -1;
+}
+
+static inline void db_changes_read(db_conn *c)
+{
+	if (c->ops->changes_read)
+		c->ops->changes_read(c);
 }
 
 static inline void db_read_ahead_drop(db_conn *c)

@@ -242,6 +242,7 @@ static void clear_values(pg_stmt *st)
 static void free_stmt(pg_stmt *st)
 {
 	pg_ahead_forget(st);
+	pg_kept_forget_stmt(st);
 	clear_result(st);
 	if (st->values)
 		clear_values(st);
@@ -578,6 +579,7 @@ static void pg_close(db_conn *conn)
 	pg_conn *c = (pg_conn *)conn;
 
 	pg_read_ahead_drop(conn);
+	pg_kept_free(c);
 	PQfinish(c->pg);
 	free(c);
 }
@@ -611,6 +613,9 @@ static const struct db_ops pg_ops = {
 	.wake_fd = pg_wake_fd,
 	.woken = pg_woken,
 	.read_ahead = pg_read_ahead,
+	.read_ahead_kept = pg_read_ahead_kept,
+	.changes_fd = pg_changes_fd,
+	.changes_read = pg_changes_read,
 	.read_ahead_drop = pg_read_ahead_drop,
 	.read_ahead_held = pg_read_ahead_held,
 	.round_trips = pg_round_trips,

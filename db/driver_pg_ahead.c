@@ -16,7 +16,9 @@
  * its statements finds nothing read ahead: its BEGIN waits, and if every
  * read is answered, it ends without a word to the server.  Anything that
  * may write drops all rows read ahead, so does the end of a transaction,
- * and the store drops them at the end of each request.
+ * and the store drops them at the end of each request.  Rows a kept set
+ * lends (driver_pg_kept.c) are answered the same way, and stay the
+ * set's: dropping them only lets go of them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -54,21 +56,28 @@ static void key_write(const pg_stmt *st, unsigned char *key)
 	}
 }
 
-static int key_matches(const pg_stmt *st)
+unsigned char *pg_ahead_key(const pg_stmt *st, size_t *len)
 {
-	size_t n = key_size(st);
+	unsigned char *key = malloc((*len = key_size(st)) ? *len : 1);
 
-	if (n != st->ahead_key_len)
-		return 0;
-	if (n == 0)
-		return 1;
-	unsigned char *now = malloc(n);
-	if (!now)
-		return 0;
-	key_write(st, now);
-	int same = memcmp(now, st->ahead_key, n) == 0;
+	if (key)
+		key_write(st, key);
+	return key;
+}
+
+int pg_ahead_key_is(const pg_stmt *st, const unsigned char *key, size_t len)
+{
+	size_t n;
+	unsigned char *now = len == key_size(st) ? pg_ahead_key(st, &n) : NULL;
+	int same = now && (n == 0 || memcmp(now, key, n) == 0);
+
 	free(now);
 	return same;
+}
+
+static int key_matches(const pg_stmt *st)
+{
+	return pg_ahead_key_is(st, st->ahead_key, st->ahead_key_len);
 }
 
 /* ---- keeping and dropping rows ---------------------------------------- */
@@ -77,12 +86,15 @@ static int key_matches(const pg_stmt *st)
  * until its reset. */
 static void release(pg_stmt *st)
 {
-	if (st->borrowed && st->res == st->ahead)
+	if (st->ahead_kept)
+		;       /* a kept set's (driver_pg_kept.c), which frees them */
+	else if (st->borrowed && st->res == st->ahead)
 		st->borrowed = 0;
 	else
 		PQclear(st->ahead);
 	st->ahead = NULL;
 	st->ahead_in_tx = 0;
+	st->ahead_kept = 0;
 	free(st->ahead_key);
 	st->ahead_key = NULL;
 	st->ahead_key_len = 0;
@@ -95,6 +107,7 @@ void pg_read_ahead_drop(db_conn *conn)
 	for (int i = 0; i < c->nahead; i++)
 		release(c->ahead[i]);
 	c->nahead = 0;
+	c->synced = 0;
 }
 
 int pg_read_ahead_held(db_conn *conn)
@@ -114,26 +127,47 @@ void pg_ahead_forget(pg_stmt *st)
 		}
 }
 
-/* Keeps r as st's rows for its present values; 0, or -1 (r is cleared)
+/* Keeps r as st's rows for its present values (key, if not NULL: its
+ * len bytes, which st then owns); 0, or -1 (r is cleared, unless kept)
  * out of memory. */
-static int keep(pg_stmt *st, PGresult *r, int in_tx)
+static int hold(pg_stmt *st, PGresult *r, int in_tx, unsigned char *key,
+                size_t len, int kept)
 {
 	pg_conn *c = st->c;
-	size_t n = key_size(st);
-	unsigned char *key = malloc(n ? n : 1);
 
+	if (!key)
+		key = pg_ahead_key(st, &len);
 	if (!key || c->nahead >= PG_AHEAD_MAX) {
 		free(key);
-		PQclear(r);
+		if (!kept)
+			PQclear(r);
 		return -1;
 	}
-	key_write(st, key);
 	st->ahead = r;
 	st->ahead_key = key;
-	st->ahead_key_len = n;
+	st->ahead_key_len = len;
 	st->ahead_in_tx = in_tx;
+	st->ahead_kept = kept;
 	c->ahead[c->nahead++] = st;
 	return 0;
+}
+
+static int keep(pg_stmt *st, PGresult *r, int in_tx)
+{
+	return hold(st, r, in_tx, NULL, 0, 0);
+}
+
+int pg_ahead_lend(pg_stmt *st, PGresult *r, const unsigned char *key,
+                  size_t len)
+{
+	unsigned char *copy = malloc(len ? len : 1);
+
+	if (!copy)
+		return -1;
+	if (len)
+		memcpy(copy, key, len);
+	pg_ahead_forget(st);
+	return hold(st, r, 0, copy, len, 1);
 }
 
 int pg_ahead_answer(pg_stmt *st)

@@ -26,7 +26,7 @@
 	X(PQtransactionStatus) X(PQunescapeBytea) \
 	X(PQenterPipelineMode) X(PQexitPipelineMode) X(PQpipelineSync) \
 	X(PQsendQueryParams) X(PQsendQueryPrepared) X(PQgetResult) \
-	X(PQpipelineStatus)
+	X(PQpipelineStatus) X(PQresultMemorySize)
 
 #define PQ_MEMBER(name) __typeof__(name) *name;
 struct pq_api {
@@ -78,6 +78,7 @@ int pq_load(char *why, size_t cap);
 #define PQsendQueryPrepared (pq_api.PQsendQueryPrepared)
 #define PQgetResult (pq_api.PQgetResult)
 #define PQpipelineStatus (pq_api.PQpipelineStatus)
+#define PQresultMemorySize (pq_api.PQresultMemorySize)
 #endif
 
 #endif

@@ -95,6 +95,16 @@ int store_woken(store *s)
 	return db_woken(s->db);
 }
 
+int store_changes_fd(store *s)
+{
+	return db_changes_fd(s->db);
+}
+
+void store_changes_read(store *s)
+{
+	db_changes_read(s->db);
+}
+
 void store_close(store *s)
 {
 	if (!s)

@@ -160,6 +160,17 @@ int store_wake_fd(store *s);
 int store_woken(store *s);
 
 /*
+ * A server's news of changed games, for a connection that keeps games'
+ * rows (store_read_ahead_table): a descriptor that turns readable when
+ * some came, -1 if none can (a file, nothing kept yet, the server out of
+ * reach); store_changes_read reads what came, without waiting.  A
+ * program that waits between requests reads it as it comes: the server
+ * keeps what one listener has not read for every listener.
+ */
+int store_changes_fd(store *s);
+void store_changes_read(store *s);
+
+/*
  * Waits up to a second, or less: until the store says work was queued
  * (store_woken), or a signal of the set stops comes while stopping()
  * still says 0.  The flag is read with those signals blocked and
@@ -677,6 +688,10 @@ store_rc store_mark_get(store *s, const char *id, int chats, store_mark *m,
  * nothing is done.  Reading ahead never fails: a read it could not make
  * is made when it is asked for.  store_read_ahead_end forgets the rows
  * (call it once the request is answered: a later request must read anew).
+ * A server's connection keeps the rows of a game's table for the later
+ * requests, until the server says the game changed: a later request
+ * then reads them in one round trip without a statement, and sees
+ * every write that ended before it began.
  */
 void store_read_ahead_table(store *s, const char *id, int chats);
 /* Only the mark's reads: for a page that may need no more (a browser's

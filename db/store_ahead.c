@@ -4,6 +4,8 @@
  * statement is bound here as the reader that runs it binds it
  * (store_mark.c, store_rows.c, store_life.c, store_crew.c,
  * store_takeback.c); one bound otherwise is only read again, never wrong.
+ * A table's reads, and its mark's, are kept for the requests after this
+ * one until the game changes (db/driver_pg_kept.c).
  */
 #include "sql.h"
 
@@ -11,6 +13,7 @@ enum { AHEAD_MAX = 12 };
 
 typedef struct ahead {
 	store *s;
+	const char *game;      /* rows kept for later requests as its */
 	db_stmt *st[AHEAD_MAX];
 	int n;
 } ahead;
@@ -30,7 +33,10 @@ static void add(ahead *a, enum sql_stmt which, const char *id, int n)
 
 static void send(ahead *a)
 {
-	db_read_ahead(a->s->db, a->st, a->n);
+	if (a->game)
+		db_read_ahead_kept(a->s->db, a->game, a->st, a->n);
+	else
+		db_read_ahead(a->s->db, a->st, a->n);
 	for (int i = 0; i < a->n; i++)
 		db_reset(a->st[i]);
 }
@@ -49,7 +55,7 @@ static int chats_of(int chats)
 
 void store_read_ahead_mark(store *s, const char *id, int chats)
 {
-	ahead a = { .s = s };
+	ahead a = { .s = s, .game = id };
 
 	if (s->db->engine == DB_SQLITE || !id)
 		return;
@@ -59,7 +65,7 @@ void store_read_ahead_mark(store *s, const char *id, int chats)
 
 void store_read_ahead_table(store *s, const char *id, int chats)
 {
-	ahead a = { .s = s };
+	ahead a = { .s = s, .game = id };
 
 	if (s->db->engine == DB_SQLITE || !id)
 		return;

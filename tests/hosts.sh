@@ -18,7 +18,11 @@
 #   - every bot move was made by a job of its turn, once, and no job is
 #     left undone;
 #   - `buffertime admin check` passes.
-# Then the database server stops in the middle of a game: the table and
+# Then a game of two people is played with its moves posted through B
+# and its pages read through A's upstream: each page shows the move
+# just made (a program keeps the tables it read until the database
+# says they changed).  A flood of that news while no page is asked for
+# is read by the idle workers.  Then the database server stops in the middle of a game: the table and
 # a move answer 503 with Retry-After (nothing half-written), and once it
 # is back the same move is accepted and the game goes on to its end.
 #
@@ -268,6 +272,51 @@ done
 check "no job is left undone" test "$(sql "SELECT count(*) FROM jobs WHERE done IS NULL")" = 0
 run admin --db "$pg" check
 check "admin check on the shared database" test "$rc" = 0
+
+# ---- a page read on one host after a move on the other ----------------------------
+# Two people, no bot: each move is posted through host B's own nginx
+# (B's program alone), and the next player's page is read through A's
+# upstream (either program, each keeping the tables it read): the page
+# must show the move at once, its form accepted the first time.
+b_base=$(cat "$tmp/host-b/url")
+create 1 Ann Bob
+for s in 1 2; do
+	jar[s]=$tmp/jar-cross$s
+	req "${jar[s]}" GET "${links[s]}"
+done
+fresh=0 moves=0
+for _ in $(seq "${HOSTS_CROSS_MOVES:-30}"); do
+	s=$(turn_seat)
+	[ "$s" -ge 1 ] 2>/dev/null || break
+	page "$s"
+	form pick 'action=log' || form pick 'action=work' || form random '' || break
+	moves=$((moves + 1))
+	n=$(lines)
+	req "${jar[s]}" POST "${b_base%/}${form_url#"${base%/}"}" "$form_body"
+	[ "$code" = 303 ] && [[ $loc != *m=stale* ]] && [ "$(lines)" -gt "$n" ] &&
+		fresh=$((fresh + 1))
+done
+echo "$fresh of $moves moves posted through B taken at once from A's pages"
+check "every page read on host A after a move on host B showed it ($fresh of $moves forms taken at once)" \
+	test "$fresh" = "$moves" -a "$moves" -ge 10
+
+# ---- a worker that answers nothing still reads the server's news -------------------
+# Every program that keeps tables listens for changed games, and the
+# server keeps what a listener has not read for all of them: a flood of
+# news while no page is asked for must be read by the waiting workers,
+# or the server's queue of it stays full (and, at its end, no move
+# commits).  The second, smaller flood has the server let go of what
+# every listener read.
+sql "SELECT pg_notify('buffertime_pages', 'elsewhere ' || g)
+	FROM generate_series(1, 100000) AS g" >/dev/null
+sleep 1
+sql "SELECT pg_notify('buffertime_pages', 'elsewhere again ' || g)
+	FROM generate_series(1, 2000) AS g" >/dev/null
+sleep 1
+usage=$(sql "SELECT pg_notification_queue_usage()")
+echo "the server's queue of news after 102,000 of it: $usage full"
+check "the workers read the news while idle (queue usage $usage)" \
+	awk -v u="$usage" 'BEGIN { exit !(u != "" && u + 0 < 0.0001) }'
 
 # ---- the database server restarting -----------------------------------------------
 req "" POST "${base}new" "players=2&first=1&name1=Rae&email1=rae%40example.org&name2=Bot&bot2=1"

@@ -20,7 +20,7 @@ tests=$(dirname "$BUFFERTIME")/tests
 # the store's own suites, the longest first (those of the layers above,
 # which open a store to compose emails or render pages, run on SQLite;
 # the shell tests take those layers to PostgreSQL through the programs)
-suites="check_store check_store_ahead check_store_stress check_store_life check_crew
+suites="check_store check_store_ahead check_store_kept check_store_stress check_store_life check_crew
 	check_talk_bound check_review_job check_jobs check_mail_budget
 	check_limits check_hints check_takeback check_block check_signin
 	check_store_push check_store_notice

@@ -53,6 +53,7 @@ UNIT_TESTS = \
 	tests/check_review \
 	tests/check_store \
 	tests/check_store_ahead \
+	tests/check_store_kept \
 	tests/check_store_life \
 	tests/check_store_stress \
 	tests/check_limits \
