@@ -27,6 +27,12 @@ LDADD = tests/libcheckhelp.a mail/libinbound.a words/libwords.a \
 # for an email with HTML and no text).
 tests_check_review_chart_LDADD = $(LDADD) $(XML_LIBS)
 
+# The FastCGI worker's wait (cgi/accept_wait.c, a file of the program's
+# own) with libfcgi, whose accept it relies on.
+tests_check_accept_wait_SOURCES = tests/check_accept_wait.c \
+	cgi/accept_wait.c cgi/accept_wait.h
+tests_check_accept_wait_LDADD = $(LDADD) $(FCGI_LIBS)
+
 # A pure module: its library and libsodium (the signature) are all.
 tests_check_hook_format_LDADD = notify/libnotify.a $(SODIUM_LIBS) \
 	$(CHECK_LIBS) $(PTHREAD_LIBS)
@@ -93,7 +99,8 @@ UNIT_TESTS = \
 	tests/check_mail_budget \
 	tests/check_push \
 	tests/check_post \
-	tests/check_hook_format
+	tests/check_hook_format \
+	tests/check_accept_wait
 
 # The longest come first, so that with make -jN the short ones run beside
 # them and the run does not end waiting on one long test alone.
