@@ -246,9 +246,11 @@ static void keep(pg_conn *c, const char *tag, db_stmt *const *stmts, int n)
 {
 	size_t bytes = 0;
 
-	for (int i = 0; i < n; i++)
-		if (fresh_rows((pg_stmt *)stmts[i]))
-			bytes += PQresultMemorySize(((pg_stmt *)stmts[i])->ahead);
+	for (int i = 0; i < n; i++) {
+		const pg_stmt *st = (const pg_stmt *)stmts[i];
+		if (fresh_rows(st))
+			bytes += PQresultMemorySize(st->ahead);
+	}
 	if (bytes == 0 || bytes > PG_KEPT_BYTES / 4)
 		return;
 	make_room(c, bytes);

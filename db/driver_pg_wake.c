@@ -35,7 +35,8 @@ int pg_listen(pg_conn *c, const char *channel)
 	int ok = r && PQresultStatus(r) == PGRES_TUPLES_OK &&
 	         PQntuples(r) == 1;
 	if (ok)
-		snprintf(c->schema, sizeof c->schema, "%s", PQgetvalue(r, 0, 0));
+		snprintf(c->schema, sizeof c->schema, "%s",
+		         PQgetvalue(r, 0, 0));
 	PQclear(r);
 	if (PQstatus(c->pg) == CONNECTION_BAD)
 		pg_mark_gone(c, PG_TX_NONE);
